@@ -1,0 +1,123 @@
+# dbfio - fio external ioengines that replay what databases do to storage.
+#
+#   make            build every engine as build/<engine>.so
+#   make check      all set-up (packages, configure, build, cluster) + tests
+#   make demo       all set-up + the main job on the local cluster
+#   make bench      side-by-side benchmarks -> results/bench.md
+#   make install    engines into $(LIBDIR)/fio
+#
+# The store layer is compiled with dbfio's own build/config.h; engines see
+# fio's headers with fio's config-host.h (both define CONFIG_* symbols, so the
+# two are never mixed in one translation unit).
+
+B := build
+-include $(B)/config.mk
+
+ifeq ($(V),1)
+Q :=
+QUIET_CC =
+QUIET_LINK =
+else
+Q := @
+QUIET_CC = @echo '  CC      ' $@;
+QUIET_LINK = @echo '  LINK    ' $@;
+endif
+
+CFLAGS ?= -O2 -g
+WARN := -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers
+BASE_CFLAGS := -std=gnu11 -fPIC $(WARN) -D_GNU_SOURCE -D_LARGEFILE_SOURCE -D_FILE_OFFSET_BITS=64
+FIO_CFLAGS := -I$(FIO_SRC) -include config-host.h -Wno-sign-compare -Wno-address-of-packed-member
+STORE_CFLAGS := -include $(B)/config.h -Iengines
+LDFLAGS_SO := -shared -rdynamic -Wl,-z,nodelete -Wl,--version-script=engines/export.map
+
+ifeq ($(SANITIZE),1)
+CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer
+LDFLAGS_SO += -fsanitize=address,undefined
+endif
+
+# The store layer: backends whose library configure found.
+STORE_SRC := engines/store.c engines/store_posix.c engines/latstat.c
+STORE_LIBS := -lpthread
+ifdef CONFIG_LIBURING
+STORE_SRC += engines/store_uring.c
+STORE_LIBS += -luring
+endif
+ifdef CONFIG_LIBAIO
+STORE_SRC += engines/store_aio.c
+STORE_LIBS += -laio
+endif
+ifdef CONFIG_LIBCEPHFS
+STORE_SRC += engines/store_cephfs.c
+STORE_LIBS += -lcephfs
+endif
+ifdef CONFIG_RBD
+STORE_SRC += engines/store_rbd.c
+STORE_LIBS += -lrbd -lrados
+endif
+STORE_OBJ := $(STORE_SRC:engines/%.c=$(B)/obj/%.o)
+
+# Engines: engines/<name>.c plus the store layer (and per-engine extras).
+ENGINES := storeio
+storeio_LIBS :=
+
+ENGINE_SO := $(ENGINES:%=$(B)/%.so)
+TOOLS :=
+UNIT_TESTS := $(B)/tests/latstat_test $(B)/tests/store_backend_test
+
+.PHONY: all check demo bench install clean distclean deps configure cluster-up
+
+all: $(ENGINE_SO) $(TOOLS) $(UNIT_TESTS)
+
+# a fresh machine: packages first (fio itself), then configure
+$(B)/config.mk $(B)/config.h:
+	@tools/deps
+	./configure
+
+$(B)/obj/%.o: engines/%.c engines/*.h $(B)/config.h
+	@mkdir -p $(dir $@)
+	$(QUIET_CC)$(CC) $(BASE_CFLAGS) $(STORE_CFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(B)/obj/eng_%.o: engines/%.c engines/*.h $(B)/config.mk
+	@mkdir -p $(dir $@)
+	$(QUIET_CC)$(CC) $(BASE_CFLAGS) $(FIO_CFLAGS) -Iengines $(CFLAGS) -c -o $@ $<
+
+ENGINE_COMMON := $(B)/obj/eng_fio_store.o $(STORE_OBJ)
+
+$(B)/%.so: $(B)/obj/eng_%.o $(ENGINE_COMMON) engines/export.map
+	$(QUIET_LINK)$(CC) $(CFLAGS) $(LDFLAGS_SO) -o $@ $< $(ENGINE_COMMON) $($*_LIBS) $(STORE_LIBS)
+
+$(B)/tests/%: tests/unit/%.c $(STORE_OBJ) engines/*.h
+	@mkdir -p $(dir $@)
+	$(QUIET_LINK)$(CC) $(BASE_CFLAGS) $(STORE_CFLAGS) $(CFLAGS) -o $@ $< $(STORE_OBJ) $(STORE_LIBS)
+
+deps:
+	@tools/deps
+
+configure: deps
+	@test -f $(B)/config.mk || ./configure
+
+check: deps
+	@test -f $(B)/config.mk || ./configure
+	@$(MAKE) --no-print-directory all
+	@tests/run
+
+demo: deps
+	@test -f $(B)/config.mk || ./configure
+	@$(MAKE) --no-print-directory all
+	@tools/demo
+
+bench: deps
+	@test -f $(B)/config.mk || ./configure
+	@$(MAKE) --no-print-directory all
+	@tools/bench
+
+install: all
+	install -d $(DESTDIR)$(LIBDIR)/fio
+	install -m 0755 $(ENGINE_SO) $(DESTDIR)$(LIBDIR)/fio/
+
+clean:
+	rm -rf $(B)/obj $(B)/tests $(ENGINE_SO) $(TOOLS)
+
+distclean:
+	@test ! -x tools/cluster || tools/cluster down >/dev/null 2>&1 || true
+	rm -rf $(B) config.log

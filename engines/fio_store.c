@@ -1,0 +1,130 @@
+/*
+ * fio_store.c - fio glue shared by the dbfio engines: option checks, the
+ * store connection in the job's thread, and the per-call latency report.
+ * Tables go to stderr and the JSON sidecar, never through fio's log: with
+ * --output=FILE fio writes its log into the file users parse as JSON.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fio.h"
+#include "optgroup.h"
+
+#include "fio_store.h"
+
+int fio_store_setup(struct thread_data *td, const char *engine,
+		    const struct store_opts *o)
+{
+	/* librados, librbd and libcephfs do not survive fork(): run as threads */
+	td->o.use_thread = 1;
+
+	if (store_backend_parse(o->store) < 0) {
+		log_err("%s: store=%s: unknown or not built (built: %s)\n", engine,
+			o->store ? o->store : "", store_backends_built());
+		return 1;
+	}
+	return 0;
+}
+
+int fio_store_connect(struct thread_data *td, const char *engine,
+		      const struct store_opts *o, const char *root,
+		      int timing, struct store **sp)
+{
+	struct store_config cfg = { 0 };
+	char err[256];
+	int ret;
+
+	cfg.backend = store_backend_parse(o->store);
+	if (cfg.backend == STORE_CEPHFS)
+		cfg.root = o->store_root && *o->store_root ? o->store_root : "/";
+	else
+		cfg.root = root && *root ? root : ".";
+	cfg.ceph_conf = o->ceph_conf && *o->ceph_conf ? o->ceph_conf : NULL;
+	cfg.clientname = o->clientname;
+	cfg.pool = o->pool;
+	cfg.rbdname = o->rbdname;
+	cfg.rbd_size = o->rbd_size;
+	cfg.queue_depth = td->o.iodepth > 64 ? td->o.iodepth : 64;
+	cfg.direct = td->o.odirect;
+	cfg.timing = timing || o->lat_table || (o->lat_json && *o->lat_json);
+
+	ret = store_init(sp, &cfg, err, sizeof(err));
+	if (ret) {
+		log_err("%s: %s\n", engine, err);
+		td_verror(td, -ret, "store_init");
+		return 1;
+	}
+	return 0;
+}
+
+static const char *cap_name(unsigned int cap)
+{
+	switch (cap) {
+	case STORE_CAP_MKDIR:		return "mkdir";
+	case STORE_CAP_RENAME:		return "rename";
+	case STORE_CAP_DIRSYNC:		return "directory fsync";
+	case STORE_CAP_SYNC_RANGE:	return "sync_file_range";
+	case STORE_CAP_ASYNC:		return "asynchronous I/O";
+	case STORE_CAP_LINKED_SYNC:	return "linked write+fdatasync";
+	case STORE_CAP_DIRECT:		return "O_DIRECT";
+	case STORE_CAP_TRUNCATE:	return "truncate";
+	}
+	return "?";
+}
+
+int fio_store_require(struct thread_data *td, const char *engine,
+		      const struct store *s, unsigned int caps)
+{
+	unsigned int missing = caps & ~store_caps(s);
+	unsigned int bit;
+
+	if (!missing)
+		return 0;
+	for (bit = 1; !(missing & bit); bit <<= 1)
+		;
+	log_err("%s: store=%s cannot do %s, which this job needs\n", engine,
+		store_backend_name(s->cfg.backend), cap_name(bit));
+	td_verror(td, EOPNOTSUPP, "store capability");
+	return 1;
+}
+
+void fio_store_sidecar_path(struct thread_data *td, const char *base,
+			    char *buf, size_t len)
+{
+	if (td->o.numjobs > 1)
+		snprintf(buf, len, "%s.%d", base, td->thread_number);
+	else
+		snprintf(buf, len, "%s", base);
+}
+
+void fio_store_report(struct thread_data *td, const char *engine,
+		      const struct store_opts *o, const struct store *s)
+{
+	struct latstat_row rows[SOP_NR];
+	char title[256], path[4096];
+	FILE *f;
+
+	if (!s || !s->cfg.timing)
+		return;
+	store_lat_rows(s, rows);
+	if (o->lat_table) {
+		snprintf(title, sizeof(title), "%s: store calls (job %s, store=%s)",
+			 engine, td->o.name, store_backend_name(s->cfg.backend));
+		latstat_print_table(stderr, title, rows, SOP_NR);
+	}
+	if (!o->lat_json || !*o->lat_json)
+		return;
+	fio_store_sidecar_path(td, o->lat_json, path, sizeof(path));
+	f = fopen(path, "w");
+	if (!f) {
+		log_err("%s: lat_json=%s: %s\n", engine, path, strerror(errno));
+		return;
+	}
+	fprintf(f, "{\"engine\":\"%s\",\"job\":\"%s\",\"store\":\"%s\",\"calls\":",
+		engine, td->o.name, store_backend_name(s->cfg.backend));
+	latstat_print_json(f, rows, SOP_NR);
+	fprintf(f, "}\n");
+	fclose(f);
+}

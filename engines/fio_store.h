@@ -1,0 +1,110 @@
+/*
+ * fio_store.h - the fio side of the store layer, shared by every engine:
+ * the store=/ceph_conf=/clientname=/pool=/rbdname= options, thread=1, the
+ * store's per-call latency table (stderr) and its JSON sidecar.
+ *
+ * Include after fio's headers. An engine embeds a struct store_opts in its
+ * options struct and splices FIO_STORE_OPTIONS(its_struct, member) into its
+ * option table.
+ */
+#ifndef DBFIO_FIO_STORE_H
+#define DBFIO_FIO_STORE_H
+
+#include "store.h"
+
+struct store_opts {
+	char *store;
+	char *ceph_conf;
+	char *clientname;
+	char *pool;
+	char *rbdname;
+	unsigned long long rbd_size;
+	char *store_root;
+	unsigned int lat_table;
+	char *lat_json;
+};
+
+#define FIO_STORE_OPT_STR(T, m, field, nm, hlp, dflt)			\
+	{								\
+		.name		= nm,					\
+		.lname		= nm,					\
+		.type		= FIO_OPT_STR_STORE,			\
+		.off1		= offsetof(T, m.field),		\
+		.help		= hlp,					\
+		.def		= dflt,					\
+		.category	= FIO_OPT_C_ENGINE,			\
+		.group		= FIO_OPT_G_INVALID,			\
+	}
+
+#define FIO_STORE_OPTIONS(T, m)						\
+	FIO_STORE_OPT_STR(T, m, store, "store",				\
+		"Store backend: posix, uring, aio, cephfs or rbd", "posix"),	\
+	FIO_STORE_OPT_STR(T, m, ceph_conf, "ceph_conf",			\
+		"ceph.conf for cephfs/rbd (default: $CEPH_CONF)", NULL),	\
+	FIO_STORE_OPT_STR(T, m, clientname, "clientname",			\
+		"Ceph client name, without 'client.'", "admin"),		\
+	FIO_STORE_OPT_STR(T, m, pool, "pool",				\
+		"RADOS pool of the rbd store", "rbd"),				\
+	FIO_STORE_OPT_STR(T, m, rbdname, "rbdname",				\
+		"RBD image of the rbd store (created when missing)", "dbfio-store"), \
+	{								\
+		.name		= "rbd_size",				\
+		.lname		= "rbd_size",				\
+		.type		= FIO_OPT_STR_VAL,			\
+		.off1		= offsetof(T, m.rbd_size),		\
+		.help		= "Size of the rbd store image when created (default 4G)", \
+		.def		= "4G",					\
+		.category	= FIO_OPT_C_ENGINE,			\
+		.group		= FIO_OPT_G_INVALID,			\
+	},								\
+	FIO_STORE_OPT_STR(T, m, store_root, "store_root",		\
+		"cephfs: directory inside CephFS (default /); posix: fio's directory", NULL), \
+	{								\
+		.name		= "lat_table",				\
+		.lname		= "lat_table",				\
+		.type		= FIO_OPT_BOOL,				\
+		.off1		= offsetof(T, m.lat_table),		\
+		.help		= "Time every store call; print the table to stderr at the end", \
+		.def		= "0",					\
+		.category	= FIO_OPT_C_ENGINE,			\
+		.group		= FIO_OPT_G_INVALID,			\
+	},								\
+	FIO_STORE_OPT_STR(T, m, lat_json, "lat_json",			\
+		"Write the per-call latency table as JSON to this file (implies timing)", NULL)
+
+/*
+ * Setup-time checks in fio's main process: forces thread=1 (librados, librbd
+ * and libcephfs do not survive fork) and validates store=. Returns 0 or 1
+ * after one log_err line.
+ */
+int fio_store_setup(struct thread_data *td, const char *engine,
+		    const struct store_opts *o);
+
+/*
+ * Connect the store in the job's thread. root: the posix-like backends'
+ * directory (NULL: "."); cephfs uses store_root. timing: also time calls
+ * even without lat_table/lat_json.
+ */
+int fio_store_connect(struct thread_data *td, const char *engine,
+		      const struct store_opts *o, const char *root,
+		      int timing, struct store **sp);
+
+/*
+ * Refuse, with one line naming the backend and the operation, when the
+ * store lacks a capability the engine needs.
+ */
+int fio_store_require(struct thread_data *td, const char *engine,
+		      const struct store *s, unsigned int caps);
+
+/*
+ * Print the store's per-call table to stderr (lat_table) and write the
+ * JSON sidecar (lat_json).
+ */
+void fio_store_report(struct thread_data *td, const char *engine,
+		      const struct store_opts *o, const struct store *s);
+
+/* Path of the sidecar for this job: lat_json, with ".<thread number>" when numjobs > 1. */
+void fio_store_sidecar_path(struct thread_data *td, const char *base,
+			    char *buf, size_t len);
+
+#endif

@@ -1,0 +1,355 @@
+/*
+ * store.c - backend dispatch for the store layer: every call is counted and,
+ * when the config asks for it, timed. Backends without an asynchronous path
+ * get one emulated here: the request runs at submit time and waits on a done
+ * list for store_reap().
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store.h"
+
+static const struct store_ops *const backends[STORE_NR_BACKENDS] = {
+	[STORE_POSIX]	= &store_posix_ops,
+#ifdef CONFIG_LIBURING
+	[STORE_URING]	= &store_uring_ops,
+#endif
+#ifdef CONFIG_LIBAIO
+	[STORE_AIO]	= &store_aio_ops,
+#endif
+#ifdef CONFIG_LIBCEPHFS
+	[STORE_CEPHFS]	= &store_cephfs_ops,
+#endif
+#ifdef CONFIG_RBD
+	[STORE_RBD]	= &store_rbd_ops,
+#endif
+};
+
+static const char *const backend_names[STORE_NR_BACKENDS] = {
+	[STORE_POSIX]	= "posix",
+	[STORE_URING]	= "uring",
+	[STORE_AIO]	= "aio",
+	[STORE_CEPHFS]	= "cephfs",
+	[STORE_RBD]	= "rbd",
+};
+
+static const char *const op_names[SOP_NR] = {
+	[SOP_OPEN]	= "open",
+	[SOP_CLOSE]	= "close",
+	[SOP_WRITE]	= "write",
+	[SOP_READ]	= "read",
+	[SOP_FSYNC]	= "fsync",
+	[SOP_FDATASYNC]	= "fdatasync",
+	[SOP_UNLINK]	= "unlink",
+	[SOP_MKDIR]	= "mkdir",
+	[SOP_RENAME]	= "rename",
+	[SOP_DIRSYNC]	= "dirsync",
+	[SOP_FSTAT]	= "fstat",
+	[SOP_SYNC_RANGE] = "sync_range",
+	[SOP_TRUNCATE]	= "truncate",
+};
+
+int store_backend_parse(const char *name)
+{
+	int i;
+
+	for (i = 0; i < STORE_NR_BACKENDS; i++)
+		if (name && !strcmp(name, backend_names[i]))
+			return backends[i] ? i : -1;
+	return -1;
+}
+
+const char *store_backend_name(enum store_backend b)
+{
+	return b < STORE_NR_BACKENDS ? backend_names[b] : "?";
+}
+
+const char *store_backends_built(void)
+{
+	static char list[64];
+	int i;
+
+	if (list[0])
+		return list;
+	for (i = 0; i < STORE_NR_BACKENDS; i++) {
+		if (!backends[i])
+			continue;
+		if (list[0])
+			strcat(list, ",");
+		strcat(list, backend_names[i]);
+	}
+	return list;
+}
+
+const char *store_op_name(enum store_op op)
+{
+	return op < SOP_NR ? op_names[op] : "?";
+}
+
+int store_init(struct store **sp, const struct store_config *cfg,
+	       char *err, size_t errlen)
+{
+	struct store *s;
+	int ret;
+
+	*sp = NULL;
+	if (cfg->backend >= STORE_NR_BACKENDS || !backends[cfg->backend]) {
+		snprintf(err, errlen, "store=%s: backend not built (built: %s)",
+			 store_backend_name(cfg->backend), store_backends_built());
+		return -EINVAL;
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		snprintf(err, errlen, "store: out of memory");
+		return -ENOMEM;
+	}
+	s->ops = backends[cfg->backend];
+	s->cfg = *cfg;
+	err[0] = '\0';
+	ret = s->ops->init(s, err, errlen);
+	if (ret) {
+		if (!err[0])
+			snprintf(err, errlen, "%s: init failed: %s", s->ops->name,
+				 strerror(-ret));
+		free(s);
+		return ret;
+	}
+	*sp = s;
+	return 0;
+}
+
+void store_exit(struct store *s)
+{
+	if (!s)
+		return;
+	if (s->ops->exit)
+		s->ops->exit(s);
+	free(s);
+}
+
+unsigned int store_caps(const struct store *s)
+{
+	return s->ops->caps;
+}
+
+/* Count, time and record one call; ret is what the backend returned. */
+#define STORE_CALL(s, op, call)						\
+({									\
+	uint64_t __t0 = (s)->cfg.timing ? latstat_now_ns() : 0;	\
+	__typeof__(call) __ret = (call);				\
+	(s)->count[op]++;						\
+	if (__ret < 0)							\
+		(s)->errors[op]++;					\
+	if ((s)->cfg.timing)						\
+		latstat_add(&(s)->lat[op], latstat_now_ns() - __t0);	\
+	__ret;								\
+})
+
+#define STORE_NEED(s, fn)	do { if (!(s)->ops->fn) return -EOPNOTSUPP; } while (0)
+
+int store_open(struct store *s, const char *path, int flags, mode_t mode,
+	       uint64_t size_hint, struct store_file **fp)
+{
+	return STORE_CALL(s, SOP_OPEN, s->ops->open(s, path, flags, mode, size_hint, fp));
+}
+
+int store_close(struct store *s, struct store_file *f)
+{
+	return STORE_CALL(s, SOP_CLOSE, s->ops->close(s, f));
+}
+
+ssize_t store_pwritev(struct store *s, struct store_file *f,
+		      const struct iovec *iov, int iovcnt, uint64_t off)
+{
+	return STORE_CALL(s, SOP_WRITE, s->ops->pwritev(s, f, iov, iovcnt, off));
+}
+
+ssize_t store_pwrite(struct store *s, struct store_file *f, const void *buf,
+		     size_t len, uint64_t off)
+{
+	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
+
+	return store_pwritev(s, f, &iov, 1, off);
+}
+
+ssize_t store_pread(struct store *s, struct store_file *f, void *buf,
+		    size_t len, uint64_t off)
+{
+	struct iovec iov = { .iov_base = buf, .iov_len = len };
+
+	return STORE_CALL(s, SOP_READ, s->ops->preadv(s, f, &iov, 1, off));
+}
+
+int store_fsync(struct store *s, struct store_file *f)
+{
+	return STORE_CALL(s, SOP_FSYNC, s->ops->fsync(s, f, 0));
+}
+
+int store_fdatasync(struct store *s, struct store_file *f)
+{
+	return STORE_CALL(s, SOP_FDATASYNC, s->ops->fsync(s, f, 1));
+}
+
+int store_unlink(struct store *s, const char *path)
+{
+	STORE_NEED(s, unlink);
+	return STORE_CALL(s, SOP_UNLINK, s->ops->unlink(s, path));
+}
+
+int store_mkdir(struct store *s, const char *path, mode_t mode)
+{
+	STORE_NEED(s, mkdir);
+	return STORE_CALL(s, SOP_MKDIR, s->ops->mkdir(s, path, mode));
+}
+
+int store_rename(struct store *s, const char *from, const char *to)
+{
+	STORE_NEED(s, rename);
+	return STORE_CALL(s, SOP_RENAME, s->ops->rename(s, from, to));
+}
+
+int store_dirsync(struct store *s, const char *path)
+{
+	STORE_NEED(s, dirsync);
+	return STORE_CALL(s, SOP_DIRSYNC, s->ops->dirsync(s, path));
+}
+
+int store_fstat(struct store *s, struct store_file *f, uint64_t *size)
+{
+	STORE_NEED(s, fstat);
+	return STORE_CALL(s, SOP_FSTAT, s->ops->fstat(s, f, size));
+}
+
+int store_sync_range(struct store *s, struct store_file *f, uint64_t off, uint64_t len)
+{
+	STORE_NEED(s, sync_range);
+	return STORE_CALL(s, SOP_SYNC_RANGE, s->ops->sync_range(s, f, off, len));
+}
+
+int store_truncate(struct store *s, struct store_file *f, uint64_t len)
+{
+	STORE_NEED(s, truncate);
+	return STORE_CALL(s, SOP_TRUNCATE, s->ops->truncate(s, f, len));
+}
+
+void store_complete(struct store *s, struct store_req *r)
+{
+	r->next = NULL;
+	if (s->done_tail)
+		s->done_tail->next = r;
+	else
+		s->done_head = r;
+	s->done_tail = r;
+}
+
+/* The emulated asynchronous path: run the request now, through the timed calls. */
+static void store_run_sync(struct store *s, struct store_req *r)
+{
+	switch (r->op) {
+	case SOP_WRITE:
+		r->result = store_pwrite(s, r->file, r->buf, r->len, r->off);
+		if (r->result >= 0 && (r->flags & SREQ_DATASYNC)) {
+			int ret = store_fdatasync(s, r->file);
+
+			if (ret < 0)
+				r->result = ret;
+		}
+		break;
+	case SOP_READ:
+		r->result = store_pread(s, r->file, r->buf, r->len, r->off);
+		break;
+	case SOP_FSYNC:
+		r->result = store_fsync(s, r->file);
+		break;
+	case SOP_FDATASYNC:
+		r->result = store_fdatasync(s, r->file);
+		break;
+	default:
+		r->result = -EINVAL;
+		break;
+	}
+	store_complete(s, r);
+}
+
+int store_submit(struct store *s, struct store_req *r)
+{
+	int ret;
+
+	r->result = 0;
+	r->next = NULL;
+	if (r->op != SOP_WRITE && r->op != SOP_READ && r->op != SOP_FSYNC &&
+	    r->op != SOP_FDATASYNC)
+		return -EINVAL;
+	if (!s->ops->submit) {
+		r->pending = 0;
+		store_run_sync(s, r);
+		s->inflight++;
+		return 0;
+	}
+	r->pending = 1;
+	r->start_ns = latstat_now_ns();
+	ret = s->ops->submit(s, r);
+	if (ret)
+		return ret;
+	s->count[r->op]++;
+	if (r->op == SOP_WRITE && (r->flags & SREQ_DATASYNC))
+		s->count[SOP_FDATASYNC]++;
+	s->inflight++;
+	return 0;
+}
+
+/* Account a request a real asynchronous backend completed. */
+static void store_account(struct store *s, struct store_req *r, uint64_t now)
+{
+	if (!r->pending)
+		return;
+	r->pending = 0;
+	if (r->result < 0) {
+		s->errors[r->op]++;
+		if (r->op == SOP_WRITE && (r->flags & SREQ_DATASYNC))
+			s->errors[SOP_FDATASYNC]++;
+	}
+	/* a linked write+fdatasync pair is timed as one write */
+	if (s->cfg.timing)
+		latstat_add(&s->lat[r->op], now - r->start_ns);
+}
+
+int store_reap(struct store *s, unsigned int min, unsigned int max,
+	       struct store_req **out, int64_t timeout_ns)
+{
+	unsigned int n = 0;
+	uint64_t now;
+	int ret, i;
+
+	while (n < max && s->done_head) {
+		out[n++] = s->done_head;
+		s->done_head = s->done_head->next;
+		if (!s->done_head)
+			s->done_tail = NULL;
+	}
+	if (s->ops->reap && n < max && (n < min || s->inflight > n)) {
+		ret = s->ops->reap(s, n < min ? min - n : 0, max - n, out + n,
+				   timeout_ns);
+		if (ret < 0 && !n)
+			return ret;
+		if (ret > 0)
+			n += ret;
+	}
+	now = latstat_now_ns();
+	for (i = 0; i < (int)n; i++)
+		store_account(s, out[i], now);
+	s->inflight -= n;
+	return n;
+}
+
+void store_lat_rows(const struct store *s, struct latstat_row rows[SOP_NR])
+{
+	int i;
+
+	for (i = 0; i < SOP_NR; i++) {
+		rows[i].name = op_names[i];
+		rows[i].ls = &s->lat[i];
+	}
+}

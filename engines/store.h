@@ -1,0 +1,225 @@
+/*
+ * store.h - the storage layer shared by every dbfio engine.
+ *
+ * An engine is a database's I/O pattern; this layer is the plumbing under it.
+ * One interface (open, close, pwritev, preadv, fsync, fdatasync, unlink,
+ * mkdir, rename, directory fsync, fstat, sync_file_range, truncate, and an
+ * asynchronous submit/reap path) over five backends, picked by the engine
+ * option store=posix|uring|aio|cephfs|rbd:
+ *
+ *   posix   synchronous syscalls on any mounted filesystem
+ *   uring   liburing; a write may carry SREQ_DATASYNC: write + fdatasync are
+ *           submitted as one linked pair (IOSQE_IO_LINK)
+ *   aio     libaio for data reads and writes; fsync/fdatasync are done
+ *           synchronously after in-flight I/O drained (as fio's libaio does)
+ *   cephfs  libcephfs, the userspace CephFS client (no mount needed)
+ *   rbd     one RBD image as a block store: files map to extents inside it
+ *           (a small table at the start of the image), flush = rbd_flush()
+ *
+ * Paths are relative to the store's root (a directory for posix/uring/aio,
+ * a path inside the file system for cephfs, the image for rbd). Every call
+ * returns >= 0 on success and -errno on failure. An operation a backend
+ * cannot do returns -EOPNOTSUPP (never a silent no-op); engines check
+ * store_caps() at start-up and refuse with one line.
+ *
+ * Every call is counted per operation type (always on: tests use the counts)
+ * and, when the config asks for it, timed into a struct latstat per type.
+ * A struct store belongs to one thread.
+ */
+#ifndef DBFIO_STORE_H
+#define DBFIO_STORE_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+#include "latstat.h"
+
+enum store_backend {
+	STORE_POSIX,
+	STORE_URING,
+	STORE_AIO,
+	STORE_CEPHFS,
+	STORE_RBD,
+	STORE_NR_BACKENDS,
+};
+
+/* Operation types: one counter and one latency series each. */
+enum store_op {
+	SOP_OPEN,
+	SOP_CLOSE,
+	SOP_WRITE,
+	SOP_READ,
+	SOP_FSYNC,
+	SOP_FDATASYNC,
+	SOP_UNLINK,
+	SOP_MKDIR,
+	SOP_RENAME,
+	SOP_DIRSYNC,
+	SOP_FSTAT,
+	SOP_SYNC_RANGE,
+	SOP_TRUNCATE,
+	SOP_NR,
+};
+
+/* Capability bits, from store_caps(). */
+enum store_cap {
+	STORE_CAP_MKDIR		= 1u << 0,
+	STORE_CAP_RENAME	= 1u << 1,
+	STORE_CAP_DIRSYNC	= 1u << 2,
+	STORE_CAP_SYNC_RANGE	= 1u << 3,
+	STORE_CAP_ASYNC		= 1u << 4,	/* submit/reap really overlap */
+	STORE_CAP_LINKED_SYNC	= 1u << 5,	/* write+fdatasync as one linked pair */
+	STORE_CAP_DIRECT	= 1u << 6,	/* O_DIRECT honoured */
+	STORE_CAP_TRUNCATE	= 1u << 7,
+};
+
+struct store_config {
+	enum store_backend backend;
+	const char *root;		/* posix/uring/aio: directory (must exist);
+					 * cephfs: path in the fs (created if missing) */
+	const char *ceph_conf;		/* NULL: $CEPH_CONF, then ceph's default search */
+	const char *clientname;		/* cephx id without "client."; NULL: "admin" */
+	const char *pool;		/* rbd: pool; NULL: "rbd" */
+	const char *rbdname;		/* rbd: image name */
+	uint64_t rbd_size;		/* rbd: create the image with this size when it
+					 * does not exist (0: it must exist) */
+	unsigned int queue_depth;	/* uring/aio ring size; 0: 64 */
+	int direct;			/* O_DIRECT on posix/uring/aio opens */
+	int timing;			/* time every call into store->lat[] */
+};
+
+/* Flags of an asynchronous request. */
+enum store_req_flags {
+	SREQ_DATASYNC	= 1u << 0,	/* a write followed by fdatasync of its file,
+					 * linked on uring, in order elsewhere; the
+					 * request completes when both are done */
+};
+
+/*
+ * An asynchronous request. The caller owns the memory and fills the public
+ * part; it must stay valid until store_reap() returns it.
+ */
+struct store_req {
+	enum store_op op;		/* SOP_WRITE, SOP_READ, SOP_FSYNC, SOP_FDATASYNC */
+	struct store_file *file;
+	void *buf;
+	size_t len;
+	uint64_t off;
+	unsigned int flags;		/* enum store_req_flags */
+	void *priv;			/* the caller's */
+	ssize_t result;			/* on completion: bytes done or -errno */
+
+	/* private to the store layer and the backend */
+	uint64_t start_ns;
+	struct store_req *next;
+	int pending;
+	void *backend_data;
+};
+
+struct store_ops;
+
+struct store {
+	const struct store_ops *ops;
+	struct store_config cfg;
+	void *priv;				/* backend state */
+	uint64_t count[SOP_NR];			/* calls made, per type */
+	uint64_t errors[SOP_NR];		/* calls that failed */
+	struct latstat lat[SOP_NR];		/* filled when cfg.timing */
+	/* completions of backends without a real async path */
+	struct store_req *done_head, *done_tail;
+	unsigned int inflight;
+};
+
+/*
+ * A backend: store.c wraps every entry with counting and timing. An entry
+ * left NULL means the operation is not supported (-EOPNOTSUPP); submit/reap
+ * NULL means store.c runs requests synchronously at submit time.
+ */
+struct store_ops {
+	const char *name;
+	unsigned int caps;
+	int (*init)(struct store *s, char *err, size_t errlen);
+	void (*exit)(struct store *s);
+	int (*open)(struct store *s, const char *path, int flags, mode_t mode,
+		    uint64_t size_hint, struct store_file **fp);
+	int (*close)(struct store *s, struct store_file *f);
+	ssize_t (*pwritev)(struct store *s, struct store_file *f,
+			   const struct iovec *iov, int iovcnt, uint64_t off);
+	ssize_t (*preadv)(struct store *s, struct store_file *f,
+			  const struct iovec *iov, int iovcnt, uint64_t off);
+	int (*fsync)(struct store *s, struct store_file *f, int datasync);
+	int (*unlink)(struct store *s, const char *path);
+	int (*mkdir)(struct store *s, const char *path, mode_t mode);
+	int (*rename)(struct store *s, const char *from, const char *to);
+	int (*dirsync)(struct store *s, const char *path);
+	int (*fstat)(struct store *s, struct store_file *f, uint64_t *size);
+	int (*sync_range)(struct store *s, struct store_file *f, uint64_t off, uint64_t len);
+	int (*truncate)(struct store *s, struct store_file *f, uint64_t len);
+	int (*submit)(struct store *s, struct store_req *r);
+	int (*reap)(struct store *s, unsigned int min, unsigned int max,
+		    struct store_req **out, int64_t timeout_ns);
+};
+
+extern const struct store_ops store_posix_ops;
+extern const struct store_ops store_uring_ops;
+extern const struct store_ops store_aio_ops;
+extern const struct store_ops store_cephfs_ops;
+extern const struct store_ops store_rbd_ops;
+
+/* "posix" -> STORE_POSIX; -1 for an unknown name or a backend not built in. */
+int store_backend_parse(const char *name);
+const char *store_backend_name(enum store_backend b);
+/* Comma-separated list of the backends compiled into this build. */
+const char *store_backends_built(void);
+const char *store_op_name(enum store_op op);
+
+/*
+ * Connect/prepare a backend. On failure returns -errno and writes a one-line
+ * reason (no trailing newline) into err.
+ */
+int store_init(struct store **sp, const struct store_config *cfg,
+	       char *err, size_t errlen);
+void store_exit(struct store *s);
+unsigned int store_caps(const struct store *s);
+
+/*
+ * size_hint: how large the file will grow (the rbd backend reserves that
+ * extent; others ignore it). 0 = backend default.
+ */
+int store_open(struct store *s, const char *path, int flags, mode_t mode,
+	       uint64_t size_hint, struct store_file **fp);
+int store_close(struct store *s, struct store_file *f);
+ssize_t store_pwrite(struct store *s, struct store_file *f, const void *buf,
+		     size_t len, uint64_t off);
+ssize_t store_pwritev(struct store *s, struct store_file *f,
+		      const struct iovec *iov, int iovcnt, uint64_t off);
+ssize_t store_pread(struct store *s, struct store_file *f, void *buf,
+		    size_t len, uint64_t off);
+int store_fsync(struct store *s, struct store_file *f);
+int store_fdatasync(struct store *s, struct store_file *f);
+int store_unlink(struct store *s, const char *path);
+int store_mkdir(struct store *s, const char *path, mode_t mode);
+int store_rename(struct store *s, const char *from, const char *to);
+int store_dirsync(struct store *s, const char *path);
+int store_fstat(struct store *s, struct store_file *f, uint64_t *size);
+int store_sync_range(struct store *s, struct store_file *f, uint64_t off, uint64_t len);
+int store_truncate(struct store *s, struct store_file *f, uint64_t len);
+
+/*
+ * Asynchronous path. store_submit returns 0 when queued, -EBUSY when the
+ * backend's queue is full (reap first), another -errno when the request was
+ * refused. store_reap waits until at least min requests completed (or the
+ * timeout, in ns, < 0 = forever) and returns how many it put into out.
+ */
+int store_submit(struct store *s, struct store_req *r);
+int store_reap(struct store *s, unsigned int min, unsigned int max,
+	       struct store_req **out, int64_t timeout_ns);
+
+/* Rows for latstat_print_table/json, one per operation type. */
+void store_lat_rows(const struct store *s, struct latstat_row rows[SOP_NR]);
+
+/* For backends: record a completion (used by store.c and by backends). */
+void store_complete(struct store *s, struct store_req *r);
+
+#endif

@@ -1,0 +1,280 @@
+/*
+ * store_cephfs.c - the cephfs backend: libcephfs, the userspace CephFS
+ * client, so no kernel mount and no FUSE are in the path.
+ *
+ * Every struct store has its own mount (ceph_mount_info): a thread's client
+ * session, caps and object cacher are its own, as with one process per
+ * database connection. After mounting "/", cfg.root is created if missing
+ * (mkdir -p) and made the mount's working directory, so the layer's relative
+ * paths resolve inside it.
+ *
+ * O_DIRECT is honoured: libcephfs then bypasses its object cacher and a
+ * write returns after the OSDs committed it. libcephfs has no
+ * sync_file_range, so that entry is left NULL (-EOPNOTSUPP).
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#ifndef _FILE_OFFSET_BITS
+#define _FILE_OFFSET_BITS 64	/* libcephfs.h insists on it */
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cephfs/libcephfs.h>
+
+#include "store.h"
+
+/* Seconds until an unreachable monitor or MDS fails the mount. */
+#define CEPHFS_CONNECT_TIMEOUT	"30"
+
+struct store_file {
+	int fd;
+};
+
+struct cephfs_data {
+	struct ceph_mount_info *cm;
+	int mounted;
+};
+
+#define CM(s)	(((struct cephfs_data *)(s)->priv)->cm)
+
+/* Paths are relative to the root (the working directory): no leading '/'. */
+static const char *cephfs_rel(const char *path)
+{
+	while (*path == '/')
+		path++;
+	return *path ? path : ".";
+}
+
+static const char *cephfs_conf_name(const struct store_config *cfg)
+{
+	if (cfg->ceph_conf)
+		return cfg->ceph_conf;
+	return getenv("CEPH_CONF") ? getenv("CEPH_CONF") : "default search";
+}
+
+static int cephfs_configure(struct store *s, struct ceph_mount_info *cm,
+			    char *err, size_t errlen)
+{
+	const struct store_config *cfg = &s->cfg;
+	int ret;
+
+	ret = ceph_conf_read_file(cm, cfg->ceph_conf);
+	if (ret) {
+		snprintf(err, errlen, "cephfs: ceph_conf_read_file(%s) failed: %s",
+			 cephfs_conf_name(cfg), strerror(-ret));
+		return ret;
+	}
+	/* bounded connect; set before CEPH_ARGS so the environment can override */
+	ret = ceph_conf_set(cm, "client_mount_timeout", CEPHFS_CONNECT_TIMEOUT);
+	if (!ret)
+		ret = ceph_conf_set(cm, "rados_mon_op_timeout", CEPHFS_CONNECT_TIMEOUT);
+	if (ret) {
+		snprintf(err, errlen, "cephfs: ceph_conf_set(timeouts) failed: %s",
+			 strerror(-ret));
+		return ret;
+	}
+	ret = ceph_conf_parse_env(cm, NULL);
+	if (ret) {
+		snprintf(err, errlen, "cephfs: ceph_conf_parse_env(CEPH_ARGS) failed: %s",
+			 strerror(-ret));
+		return ret;
+	}
+	return 0;
+}
+
+static int cephfs_enter_root(struct ceph_mount_info *cm, const char *root,
+			     char *err, size_t errlen)
+{
+	int ret;
+
+	/* ceph_mkdirs() succeeds when the directory already exists */
+	ret = ceph_mkdirs(cm, root, 0755);
+	if (ret && ret != -EEXIST) {
+		snprintf(err, errlen, "cephfs: ceph_mkdirs(%s) failed: %s",
+			 root, strerror(-ret));
+		return ret;
+	}
+	ret = ceph_chdir(cm, root);
+	if (ret) {
+		snprintf(err, errlen, "cephfs: ceph_chdir(%s) failed: %s",
+			 root, strerror(-ret));
+		return ret;
+	}
+	return 0;
+}
+
+static void cephfs_exit(struct store *s)
+{
+	struct cephfs_data *cd = s->priv;
+
+	if (!cd)
+		return;
+	if (cd->cm) {
+		if (cd->mounted)
+			ceph_unmount(cd->cm);
+		ceph_release(cd->cm);
+		cd->cm = NULL;
+	}
+	free(cd);
+	s->priv = NULL;
+}
+
+static int cephfs_init(struct store *s, char *err, size_t errlen)
+{
+	const struct store_config *cfg = &s->cfg;
+	const char *id = cfg->clientname ? cfg->clientname : "admin";
+	struct cephfs_data *cd;
+	int ret;
+
+	cd = calloc(1, sizeof(*cd));
+	if (!cd) {
+		snprintf(err, errlen, "cephfs: out of memory");
+		return -ENOMEM;
+	}
+	s->priv = cd;
+	ret = ceph_create(&cd->cm, id);
+	if (ret) {
+		cd->cm = NULL;
+		snprintf(err, errlen, "cephfs: ceph_create(client.%s) failed: %s",
+			 id, strerror(-ret));
+		goto fail;
+	}
+	ret = cephfs_configure(s, cd->cm, err, errlen);
+	if (ret)
+		goto fail;
+	ret = ceph_mount(cd->cm, "/");
+	if (ret) {
+		snprintf(err, errlen, "cephfs: ceph_mount(/) as client.%s failed: %s "
+			 "(ceph.conf: %s)", id, strerror(-ret), cephfs_conf_name(cfg));
+		goto fail;
+	}
+	cd->mounted = 1;
+	ret = cephfs_enter_root(cd->cm, cfg->root ? cfg->root : "/", err, errlen);
+	if (ret)
+		goto fail;
+	return 0;
+fail:
+	cephfs_exit(s);
+	return ret;
+}
+
+static int cephfs_open(struct store *s, const char *path, int flags, mode_t mode,
+		       uint64_t size_hint, struct store_file **fp)
+{
+	struct store_file *f;
+	int fd;
+
+	(void)size_hint;
+	f = malloc(sizeof(*f));
+	if (!f)
+		return -ENOMEM;
+	if (s->cfg.direct)
+		flags |= O_DIRECT;
+	fd = ceph_open(CM(s), cephfs_rel(path), flags, mode);
+	if (fd < 0) {
+		free(f);
+		return fd;
+	}
+	f->fd = fd;
+	*fp = f;
+	return 0;
+}
+
+static int cephfs_close(struct store *s, struct store_file *f)
+{
+	int ret;
+
+	ret = ceph_close(CM(s), f->fd);
+	free(f);
+	return ret;
+}
+
+static ssize_t cephfs_pwritev(struct store *s, struct store_file *f,
+			      const struct iovec *iov, int iovcnt, uint64_t off)
+{
+	if (iovcnt == 1)
+		return ceph_write(CM(s), f->fd, iov[0].iov_base, iov[0].iov_len, off);
+	return ceph_pwritev(CM(s), f->fd, iov, iovcnt, off);
+}
+
+static ssize_t cephfs_preadv(struct store *s, struct store_file *f,
+			     const struct iovec *iov, int iovcnt, uint64_t off)
+{
+	if (iovcnt == 1)
+		return ceph_read(CM(s), f->fd, iov[0].iov_base, iov[0].iov_len, off);
+	return ceph_preadv(CM(s), f->fd, iov, iovcnt, off);
+}
+
+static int cephfs_fsync(struct store *s, struct store_file *f, int datasync)
+{
+	return ceph_fsync(CM(s), f->fd, datasync);
+}
+
+static int cephfs_unlink(struct store *s, const char *path)
+{
+	return ceph_unlink(CM(s), cephfs_rel(path));
+}
+
+static int cephfs_mkdir(struct store *s, const char *path, mode_t mode)
+{
+	return ceph_mkdir(CM(s), cephfs_rel(path), mode);
+}
+
+static int cephfs_rename(struct store *s, const char *from, const char *to)
+{
+	return ceph_rename(CM(s), cephfs_rel(from), cephfs_rel(to));
+}
+
+/* As a database does after create/rename: fsync an open directory. */
+static int cephfs_dirsync(struct store *s, const char *path)
+{
+	int fd, ret;
+
+	fd = ceph_open(CM(s), path ? cephfs_rel(path) : ".",
+		       O_RDONLY | O_DIRECTORY, 0);
+	if (fd < 0)
+		return fd;
+	ret = ceph_fsync(CM(s), fd, 0);
+	ceph_close(CM(s), fd);
+	return ret;
+}
+
+static int cephfs_fstat(struct store *s, struct store_file *f, uint64_t *size)
+{
+	struct ceph_statx stx;
+	int ret;
+
+	ret = ceph_fstatx(CM(s), f->fd, &stx, CEPH_STATX_SIZE, 0);
+	if (ret)
+		return ret;
+	*size = stx.stx_size;
+	return 0;
+}
+
+static int cephfs_truncate(struct store *s, struct store_file *f, uint64_t len)
+{
+	return ceph_ftruncate(CM(s), f->fd, len);
+}
+
+const struct store_ops store_cephfs_ops = {
+	.name		= "cephfs",
+	.caps		= STORE_CAP_MKDIR | STORE_CAP_RENAME | STORE_CAP_DIRSYNC |
+			  STORE_CAP_DIRECT | STORE_CAP_TRUNCATE,
+	.init		= cephfs_init,
+	.exit		= cephfs_exit,
+	.open		= cephfs_open,
+	.close		= cephfs_close,
+	.pwritev	= cephfs_pwritev,
+	.preadv		= cephfs_preadv,
+	.fsync		= cephfs_fsync,
+	.unlink		= cephfs_unlink,
+	.mkdir		= cephfs_mkdir,
+	.rename		= cephfs_rename,
+	.dirsync	= cephfs_dirsync,
+	.fstat		= cephfs_fstat,
+	.truncate	= cephfs_truncate,
+};

@@ -1,0 +1,41 @@
+/*
+ * store_posix.h - the POSIX file calls shared by the posix, uring and aio
+ * backends. Their s->priv starts with a struct posix_base, so the metadata
+ * entries below (open, close, unlink, ...) serve all three vtables.
+ */
+#ifndef DBFIO_STORE_POSIX_H
+#define DBFIO_STORE_POSIX_H
+
+#include "store.h"
+
+/* posix, uring and aio all hand out plain file descriptors */
+struct store_file {
+	int fd;
+};
+
+/* First member of s->priv for the posix-like backends. */
+struct posix_base {
+	int rootfd;		/* O_PATH|O_DIRECTORY fd of cfg.root */
+};
+
+int posix_base_init(struct posix_base *pb, const struct store_config *cfg,
+		    const char *who, char *err, size_t errlen);
+void posix_base_exit(struct posix_base *pb);
+
+int posix_open(struct store *s, const char *path, int flags, mode_t mode,
+	       uint64_t size_hint, struct store_file **fp);
+int posix_close(struct store *s, struct store_file *f);
+ssize_t posix_pwritev(struct store *s, struct store_file *f,
+		      const struct iovec *iov, int iovcnt, uint64_t off);
+ssize_t posix_preadv(struct store *s, struct store_file *f,
+		     const struct iovec *iov, int iovcnt, uint64_t off);
+int posix_fsync(struct store *s, struct store_file *f, int datasync);
+int posix_unlink(struct store *s, const char *path);
+int posix_mkdir(struct store *s, const char *path, mode_t mode);
+int posix_rename(struct store *s, const char *from, const char *to);
+int posix_dirsync(struct store *s, const char *path);
+int posix_fstat(struct store *s, struct store_file *f, uint64_t *size);
+int posix_sync_range(struct store *s, struct store_file *f, uint64_t off, uint64_t len);
+int posix_truncate(struct store *s, struct store_file *f, uint64_t len);
+
+#endif
