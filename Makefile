@@ -57,12 +57,18 @@ endif
 STORE_OBJ := $(STORE_SRC:engines/%.c=$(B)/obj/%.o)
 
 # Engines: engines/<name>.c plus the store layer (and per-engine extras).
-ENGINES := storeio
-storeio_LIBS :=
+# Engines built: those whose source exists; rbdsnap needs librbd.
+ENGINES := $(foreach e,storeio redolog pgpage metastorm $(if $(CONFIG_RBD),rbdsnap),\
+	$(if $(wildcard engines/$(e).c),$(e)))
+# Per-engine extras: <engine>_EXTRA = more engine-side sources (fio headers),
+# <engine>_LIBS = more libraries.
 
 ENGINE_SO := $(ENGINES:%=$(B)/%.so)
-TOOLS :=
-UNIT_TESTS := $(B)/tests/latstat_test $(B)/tests/store_backend_test
+TOOLS := $(patsubst tools/%.c,$(B)/%,$(wildcard tools/*.c))
+UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/*.c))
+
+# keep the objects make would treat as intermediate
+.SECONDARY:
 
 .PHONY: all check demo bench install clean distclean deps configure cluster-up
 
@@ -83,11 +89,15 @@ $(B)/obj/eng_%.o: engines/%.c engines/*.h $(B)/config.mk
 
 ENGINE_COMMON := $(B)/obj/eng_fio_store.o $(STORE_OBJ)
 
-$(B)/%.so: $(B)/obj/eng_%.o $(ENGINE_COMMON) engines/export.map
-	$(QUIET_LINK)$(CC) $(CFLAGS) $(LDFLAGS_SO) -o $@ $< $(ENGINE_COMMON) $($*_LIBS) $(STORE_LIBS)
+.SECONDEXPANSION:
+$(B)/%.so: $(B)/obj/eng_%.o $$(patsubst engines/%.c,$(B)/obj/eng_%.o,$$($$*_EXTRA)) $(ENGINE_COMMON) engines/export.map
+	$(QUIET_LINK)$(CC) $(CFLAGS) $(LDFLAGS_SO) -o $@ $(filter %.o,$^) $($*_LIBS) $(STORE_LIBS)
 
 $(B)/tests/%: tests/unit/%.c $(STORE_OBJ) engines/*.h
 	@mkdir -p $(dir $@)
+	$(QUIET_LINK)$(CC) $(BASE_CFLAGS) $(STORE_CFLAGS) $(CFLAGS) -o $@ $< $(STORE_OBJ) $(STORE_LIBS)
+
+$(B)/%: tools/%.c $(STORE_OBJ) engines/*.h
 	$(QUIET_LINK)$(CC) $(BASE_CFLAGS) $(STORE_CFLAGS) $(CFLAGS) -o $@ $< $(STORE_OBJ) $(STORE_LIBS)
 
 deps:

@@ -23,6 +23,7 @@
  */
 #include <float.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 

@@ -17,7 +17,7 @@
 
 #define LATSTAT_SUB_BITS	4
 #define LATSTAT_SUB		(1u << LATSTAT_SUB_BITS)
-/* 2^0 .. 2^43 ns (~2.4 hours) in log groups; larger values land in the last bucket */
+/* 44 groups of 16 linear sub-buckets cover 0 .. 2^47 ns (~39 hours); larger values land in the last bucket */
 #define LATSTAT_GROUPS		44
 #define LATSTAT_BUCKETS		(LATSTAT_GROUPS * LATSTAT_SUB)
 

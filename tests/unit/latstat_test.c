@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 
 #include "latstat.h"
@@ -31,11 +32,13 @@ static int failures;
 		}							\
 	} while (0)
 
+#define NBUCKETS	((int)LATSTAT_BUCKETS)
+
 /* Big enough that a test value and it never share a bucket. */
 #define FAR_AWAY	(UINT64_MAX / 4)
 
 /* Histograms are ~5.7 KiB; keep them off the stack. */
-static struct latstat a, b, c, d;
+static struct latstat a, b, c, d, e;
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 
@@ -53,7 +56,7 @@ static int only_bucket(const struct latstat *ls)
 {
 	int i, found = -1;
 
-	for (i = 0; i < LATSTAT_BUCKETS; i++) {
+	for (i = 0; i < NBUCKETS; i++) {
 		if (!ls->bucket[i])
 			continue;
 		if (found >= 0)
@@ -120,7 +123,7 @@ static void test_relative_error(void)
 	}
 }
 
-static uint64_t rel_diff_ok(uint64_t got, uint64_t want)
+static int rel_diff_ok(uint64_t got, uint64_t want)
 {
 	uint64_t diff = got > want ? got - want : want - got;
 
@@ -193,6 +196,13 @@ static void test_nearest_rank(void)
 		latstat_add(&a, 7);
 	CHECK(latstat_percentile(&a, 99.9) == 3, "p99.9 of 10000 %" PRIu64,
 	      latstat_percentile(&a, 99.9));
+
+	/* 1.1 * 3000 / 100 comes out as 33.00000000000001 in doubles */
+	latstat_reset(&a);
+	for (i = 0; i < 3000; i++)
+		latstat_add(&a, i < 33 ? 1 : 2);
+	CHECK(latstat_percentile(&a, 1.1) == 1, "p1.1 of 3000 %" PRIu64,
+	      latstat_percentile(&a, 1.1));
 }
 
 static void test_clamp(void)
@@ -233,11 +243,13 @@ static void test_empty(void)
 static void test_huge(void)
 {
 	const uint64_t big = UINT64_MAX / 2;
+	uint64_t v;
+	int k, bk, last = 0;
 
 	latstat_reset(&a);
 	latstat_add(&a, big);
 	CHECK(a.bucket[LATSTAT_BUCKETS - 1] == 1, "UINT64_MAX/2 not in last bucket");
-	CHECK(only_bucket(&a) == LATSTAT_BUCKETS - 1, "stray bucket %d",
+	CHECK(only_bucket(&a) == NBUCKETS - 1, "stray bucket %d",
 	      only_bucket(&a));
 	CHECK(latstat_percentile(&a, 50.0) == big, "p50 %" PRIu64,
 	      latstat_percentile(&a, 50.0));
@@ -251,6 +263,19 @@ static void test_huge(void)
 	CHECK(a.sum_ns >= big, "sum wrapped around: %" PRIu64, a.sum_ns);
 	CHECK(latstat_percentile(&a, 99.0) == UINT64_MAX, "p99 %" PRIu64,
 	      latstat_percentile(&a, 99.0));
+
+	/* past the log groups nothing may index beyond the array */
+	for (k = 40; k < 64; k++) {
+		for (v = (1ull << k) - 1; v <= (1ull << k); v++) {
+			latstat_reset(&a);
+			latstat_add(&a, v);
+			bk = only_bucket(&a);
+			CHECK(bk >= last, "2^%d%+d: bucket %d after %d", k,
+			      (int)(v - (1ull << k)), bk, last);
+			last = bk;
+		}
+	}
+	CHECK(last == NBUCKETS - 1, "2^63 in bucket %d", last);
 }
 
 static void test_merge(void)
@@ -283,40 +308,50 @@ static void test_merge(void)
 
 /* ---- output ---- */
 
-/* Run fn into a memory stream; the caller frees the text. */
-static char *capture_table(const char *title, const struct latstat_row *rows,
-			   int nrows)
+/*
+ * Output captured in memory. The buffer lives in the caller's struct, not
+ * in a local of a helper, so it is still valid after fclose().
+ */
+struct memout {
+	char *text;
+	size_t len;
+};
+
+static FILE *mem_open(struct memout *m)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
+	FILE *f = open_memstream(&m->text, &m->len);
 
 	if (!f) {
 		perror("open_memstream");
 		exit(1);
 	}
+	return f;
+}
+
+/* The caller frees the text. */
+static char *capture_table(const char *title, const struct latstat_row *rows,
+			   int nrows)
+{
+	struct memout m = { NULL, 0 };
+	FILE *f = mem_open(&m);
+
 	latstat_print_table(f, title, rows, nrows);
 	fclose(f);
-	return text;
+	return m.text;
 }
 
 static char *capture_json(const struct latstat_row *rows, int nrows)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
+	struct memout m = { NULL, 0 };
+	FILE *f = mem_open(&m);
 
-	if (!f) {
-		perror("open_memstream");
-		exit(1);
-	}
 	latstat_print_json(f, rows, nrows);
 	fclose(f);
-	return text;
+	return m.text;
 }
 
 /* The avg cell of a one-sample table: how the table writes v. */
-static void fmt_via_table(uint64_t v, char *out, size_t len)
+static void fmt_via_table(uint64_t v, char out[64])
 {
 	struct latstat_row row = { "x", &a };
 	char name[16], count[32], *text, *line;
@@ -328,7 +363,6 @@ static void fmt_via_table(uint64_t v, char *out, size_t len)
 	out[0] = 0;
 	if (line && sscanf(line + 1, "%15s %31s %63s", name, count, out) != 3)
 		out[0] = 0;
-	(void)len;
 	free(text);
 }
 
@@ -346,7 +380,7 @@ static void test_units(void)
 	unsigned int i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		fmt_via_table(cases[i].ns, got, sizeof(got));
+		fmt_via_table(cases[i].ns, got);
 		CHECK(!strcmp(got, cases[i].want), "%" PRIu64 " ns shown as '%s', want '%s'",
 		      cases[i].ns, got, cases[i].want);
 	}
@@ -374,7 +408,7 @@ static void test_table(void)
 {
 	struct latstat_row rows[] = {
 		{ "fsync", &a }, { "unused", &b }, { "write", &c },
-		{ "a_long_operation_name", &d },
+		{ "a_long_operation_name", &d }, { "read", &e },
 	};
 	char *text;
 
@@ -382,14 +416,16 @@ static void test_table(void)
 	latstat_reset(&b);
 	latstat_reset(&c);
 	latstat_reset(&d);
+	latstat_reset(&e);
 	latstat_add(&a, 2270000);
 	latstat_add(&c, 812);
-	latstat_add(&c, 61000);
+	latstat_add(&c, 812);
 	latstat_add(&d, 1190000000);
-	text = capture_table("store latency", rows, 4);
+	latstat_add(&e, 61000);
+	text = capture_table("store latency", rows, 5);
 	CHECK(!strncmp(text, "store latency\n", 14), "title line: %s", text);
 	CHECK(strstr(text, "p99.9") && strstr(text, "total"), "header: %s", text);
-	CHECK(strstr(text, "fsync") && strstr(text, "write") &&
+	CHECK(strstr(text, "fsync") && strstr(text, "write") && strstr(text, "read") &&
 	      strstr(text, "a_long_operation_name"), "rows missing:\n%s", text);
 	CHECK(!strstr(text, "unused"), "empty row printed:\n%s", text);
 	CHECK(strstr(text, "2.27ms") && strstr(text, "812ns") &&

@@ -1,0 +1,4 @@
+#!/bin/bash
+# Description: latency histogram: buckets, percentiles, merge, JSON
+. "$(dirname "$0")/lib.sh"
+"$B/tests/latstat_test" || fail "latstat unit test"
