@@ -62,6 +62,14 @@ ENGINES := $(foreach e,storeio redolog pgpage metastorm $(if $(CONFIG_RBD),rbdsn
 	$(if $(wildcard engines/$(e).c),$(e)))
 # Per-engine extras: <engine>_EXTRA = more engine-side sources (fio headers),
 # <engine>_LIBS = more libraries.
+redolog_EXTRA := engines/redolog_log.c
+pgpage_EXTRA := engines/pgpage_ckpt.c
+rbdsnap_EXTRA := engines/rbdsnap_sched.c engines/rbdsnap_report.c
+metastorm_EXTRA := engines/metastorm_calls.c engines/metastorm_ddl.c engines/metastorm_report.c
+rbdsnap_LIBS := -lrbd -lrados
+ifdef CONFIG_RBD_SNAP_CREATE2
+$(B)/obj/eng_rbdsnap_sched.o: CFLAGS += -DRBDSNAP_HAVE_SNAP_CREATE2
+endif
 
 ENGINE_SO := $(ENGINES:%=$(B)/%.so)
 TOOLS := $(patsubst tools/%.c,$(B)/%,$(wildcard tools/*.c))
@@ -90,7 +98,7 @@ $(B)/obj/eng_%.o: engines/%.c engines/*.h $(B)/config.mk
 ENGINE_COMMON := $(B)/obj/eng_fio_store.o $(STORE_OBJ)
 
 .SECONDEXPANSION:
-$(B)/%.so: $(B)/obj/eng_%.o $$(patsubst engines/%.c,$(B)/obj/eng_%.o,$$($$*_EXTRA)) $(ENGINE_COMMON) engines/export.map
+$(B)/%.so: $(B)/obj/eng_%.o $$(addprefix $(B)/obj/eng_,$$(notdir $$(subst .c,.o,$$($$*_EXTRA)))) $(ENGINE_COMMON) engines/export.map
 	$(QUIET_LINK)$(CC) $(CFLAGS) $(LDFLAGS_SO) -o $@ $(filter %.o,$^) $($*_LIBS) $(STORE_LIBS)
 
 $(B)/tests/%: tests/unit/%.c $(STORE_OBJ) engines/*.h

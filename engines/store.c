@@ -49,6 +49,7 @@ static const char *const op_names[SOP_NR] = {
 	[SOP_FSTAT]	= "fstat",
 	[SOP_SYNC_RANGE] = "sync_range",
 	[SOP_TRUNCATE]	= "truncate",
+	[SOP_RMDIR]	= "rmdir",
 };
 
 int store_backend_parse(const char *name)
@@ -232,6 +233,12 @@ int store_truncate(struct store *s, struct store_file *f, uint64_t len)
 {
 	STORE_NEED(s, truncate);
 	return STORE_CALL(s, SOP_TRUNCATE, s->ops->truncate(s, f, len));
+}
+
+int store_rmdir(struct store *s, const char *path)
+{
+	STORE_NEED(s, rmdir);
+	return STORE_CALL(s, SOP_RMDIR, s->ops->rmdir(s, path));
 }
 
 void store_complete(struct store *s, struct store_req *r)

@@ -59,6 +59,7 @@ enum store_op {
 	SOP_FSTAT,
 	SOP_SYNC_RANGE,
 	SOP_TRUNCATE,
+	SOP_RMDIR,
 	SOP_NR,
 };
 
@@ -159,6 +160,7 @@ struct store_ops {
 	int (*submit)(struct store *s, struct store_req *r);
 	int (*reap)(struct store *s, unsigned int min, unsigned int max,
 		    struct store_req **out, int64_t timeout_ns);
+	int (*rmdir)(struct store *s, const char *path);	/* an empty directory */
 };
 
 extern const struct store_ops store_posix_ops;
@@ -205,6 +207,8 @@ int store_dirsync(struct store *s, const char *path);
 int store_fstat(struct store *s, struct store_file *f, uint64_t *size);
 int store_sync_range(struct store *s, struct store_file *f, uint64_t off, uint64_t len);
 int store_truncate(struct store *s, struct store_file *f, uint64_t len);
+/* Remove an empty directory (-EOPNOTSUPP where the backend has no rmdir). */
+int store_rmdir(struct store *s, const char *path);
 
 /*
  * Asynchronous path. store_submit returns 0 when queued, -EBUSY when the

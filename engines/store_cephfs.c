@@ -224,6 +224,11 @@ static int cephfs_mkdir(struct store *s, const char *path, mode_t mode)
 	return ceph_mkdir(CM(s), cephfs_rel(path), mode);
 }
 
+static int cephfs_rmdir(struct store *s, const char *path)
+{
+	return ceph_rmdir(CM(s), cephfs_rel(path));
+}
+
 static int cephfs_rename(struct store *s, const char *from, const char *to)
 {
 	return ceph_rename(CM(s), cephfs_rel(from), cephfs_rel(to));
@@ -277,4 +282,5 @@ const struct store_ops store_cephfs_ops = {
 	.dirsync	= cephfs_dirsync,
 	.fstat		= cephfs_fstat,
 	.truncate	= cephfs_truncate,
+	.rmdir		= cephfs_rmdir,
 };

@@ -122,6 +122,11 @@ int posix_mkdir(struct store *s, const char *path, mode_t mode)
 	return mkdirat(PB(s)->rootfd, path, mode) ? -errno : 0;
 }
 
+int posix_rmdir(struct store *s, const char *path)
+{
+	return unlinkat(PB(s)->rootfd, path, AT_REMOVEDIR) ? -errno : 0;
+}
+
 int posix_rename(struct store *s, const char *from, const char *to)
 {
 	return renameat(PB(s)->rootfd, from, PB(s)->rootfd, to) ? -errno : 0;
@@ -208,4 +213,5 @@ const struct store_ops store_posix_ops = {
 	.fstat		= posix_fstat,
 	.sync_range	= posix_sync_range,
 	.truncate	= posix_truncate,
+	.rmdir		= posix_rmdir,
 };

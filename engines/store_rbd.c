@@ -696,6 +696,16 @@ static int64_t rbds_readable(struct store_file *f, uint64_t off, size_t len)
 	return len < size - off ? len : size - off;
 }
 
+static size_t iov_total(const struct iovec *iov, int iovcnt)
+{
+	size_t total = 0;
+	int i;
+
+	for (i = 0; i < iovcnt; i++)
+		total += iov[i].iov_len;
+	return total;
+}
+
 static ssize_t rbds_sync_io(struct store_file *f, const struct iovec *iov,
 			   int iovcnt, uint64_t off, int write)
 {
@@ -714,17 +724,8 @@ static ssize_t rbds_sync_io(struct store_file *f, const struct iovec *iov,
 		ret = rbd_aio_get_return_value(c);
 	}
 	rbd_aio_release(c);
-	return ret;
-}
-
-static size_t iov_total(const struct iovec *iov, int iovcnt)
-{
-	size_t total = 0;
-	int i;
-
-	for (i = 0; i < iovcnt; i++)
-		total += iov[i].iov_len;
-	return total;
+	/* a write completes with 0, not its length */
+	return write && !ret ? (ssize_t)iov_total(iov, iovcnt) : ret;
 }
 
 static ssize_t rbds_pwritev(struct store *s, struct store_file *f,
@@ -908,7 +909,7 @@ static void rbds_req_put(struct store_req *r, ssize_t ret, int data)
 	if (ret < 0 && (data || r->result >= 0))
 		r->result = ret;	/* the data error wins over a flush error */
 	else if (ret >= 0 && data && r->result >= 0)
-		r->result = ret;
+		r->result = r->op == SOP_WRITE ? (ssize_t)r->len : ret;
 	left = (uintptr_t)r->backend_data - 1;
 	r->backend_data = (void *)left;
 	if (!left)

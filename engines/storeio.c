@@ -49,6 +49,11 @@ static int fio_storeio_setup(struct thread_data *td)
 
 	if (fio_store_setup(td, "storeio", &o->so))
 		return 1;
+	if (td_trim(td)) {
+		log_err("storeio: rw=%s: trim is not supported by the store layer\n",
+			td->o.td_ddir & TD_DDIR_RAND ? "randtrim" : "trim");
+		return 1;
+	}
 	if (!td->o.size && !td->o.file_size_high) {
 		log_err("storeio: size= (or filesize=) is required: the store sizes the files\n");
 		return 1;

@@ -47,3 +47,4 @@ run_fio() {
 	local name=$1; shift
 	"$FIO" --output-format=json --output="$TMP/$name.json" "$@" 2>"$TMP/$name.err"
 }
+cd "$TMP" || exit 1

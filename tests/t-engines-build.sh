@@ -19,7 +19,7 @@ cat >"$TMP/v.c" <<C
 #include <stdio.h>
 struct ops { void *l[2]; const char *name; int version; };
 int main(int c, char **v) {
-	void *h = dlopen(v[1], RTLD_NOW);
+	void *h = dlopen(v[1], RTLD_LAZY);
 	struct ops *o = h ? dlsym(h, "ioengine") : NULL;
 	if (!o) { printf("%s\n", dlerror()); return 1; }
 	printf("%d\n", o->version); return 0;

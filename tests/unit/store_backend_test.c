@@ -46,7 +46,7 @@ static char tmproot[64];
 #define EXPECT(c, ...)	do { if (!(c)) FAIL(__VA_ARGS__); } while (0)
 /* A synchronous call whose counting the test mirrors. */
 #define OP(op, call)	({ __typeof__(call) _r = (call); exp_count[op]++;	\
-			   if (_r < 0) exp_err[op]++; _r; })
+			   exp_err[op] += _r < 0; _r; })
 
 static void fail_msg(int line, const char *fmt, ...)
 {
@@ -335,4 +335,413 @@ static int test_unsupported(struct store *s)
 			exp_err[op] = s->errors[op];
 		}
 	return 0;
+}
+
+/* Submit all of rq (reaping when the queue is full), reap all, check results. */
+static int async_run(struct store *s, struct store_req *rq, int n)
+{
+	struct store_req *out[NASYNC];
+	int i = 0, done = 0, k, ret;
+	ssize_t want;
+
+	while (done < n) {
+		for (; i < n; i++) {
+			ret = store_submit(s, &rq[i]);
+			if (ret == -EBUSY && i > done)
+				break;
+			EXPECT(!ret, "submit %d: %s", i, strerror(-ret));
+			exp_count[rq[i].op]++;
+			if (rq[i].op == SOP_WRITE && (rq[i].flags & SREQ_DATASYNC))
+				exp_count[SOP_FDATASYNC]++;
+		}
+		ret = store_reap(s, 1, NASYNC, out, 30000000000ll);
+		EXPECT(ret > 0, "reap: %d", ret);
+		for (k = 0; k < ret; k++, done++) {
+			want = out[k]->op == SOP_WRITE || out[k]->op == SOP_READ ?
+				(ssize_t)out[k]->len : 0;
+			EXPECT(out[k]->result == want, "async %s at %llu: %zd, expected %zd",
+			       store_op_name(out[k]->op),
+			       (unsigned long long)out[k]->off, out[k]->result, want);
+		}
+	}
+	return 0;
+}
+
+static void req_set(struct store_req *r, enum store_op op, struct store_file *f,
+		    char *buf, uint64_t off, unsigned int flags)
+{
+	memset(r, 0, sizeof(*r));
+	r->op = op;
+	r->file = f;
+	r->buf = buf;
+	r->len = buf ? ABLK : 0;
+	r->off = off;
+	r->flags = flags;
+}
+
+static int test_async_busy(struct store *s, struct store_file *f, char *buf)
+{
+	struct store_req rq[NASYNC], extra, *out[NASYNC];
+	int i, ret, got = 0;
+
+	/* written back to front: every write but the first leaves a hole */
+	for (i = 0; i < NASYNC; i++) {
+		fill(buf + i * ABLK, ABLK, i * ABLK, 6);
+		req_set(&rq[i], SOP_WRITE, f, buf + i * ABLK, i * ABLK, 0);
+	}
+	for (i = NASYNC - 1; i >= 0; i--) {
+		ret = store_submit(s, &rq[i]);
+		EXPECT(!ret, "submit write %d: %s", i, strerror(-ret));
+		exp_count[SOP_WRITE]++;
+	}
+	req_set(&extra, SOP_FSYNC, f, NULL, 0, 0);
+	ret = store_submit(s, &extra);
+	if (store_caps(s) & STORE_CAP_ASYNC)
+		EXPECT(ret == -EBUSY, "submit beyond queue_depth: %d, expected -EBUSY", ret);
+	else if (!ret)
+		exp_count[SOP_FSYNC]++;
+	while (got < NASYNC + !ret) {
+		i = store_reap(s, 1, NASYNC, out, 30000000000ll);
+		EXPECT(i > 0, "reap: %d", i);
+		for (got += i; i-- > 0;)
+			EXPECT(out[i]->result == (ssize_t)out[i]->len, "async write: %zd",
+			       out[i]->result);
+	}
+	EXPECT(store_reap(s, 0, NASYNC, out, 0) == 0, "reap with nothing in flight");
+	return 0;
+}
+
+static int test_async(struct store *s)
+{
+	struct store_req rq[NASYNC + 10];
+	char *buf = malloc((NASYNC + 8) * ABLK), *rbuf = malloc(NASYNC * ABLK);
+	struct store_file *f;
+	int i, ret;
+
+	ret = OP(SOP_OPEN, store_open(s, "devtest-async", O_CREAT | O_RDWR, 0644,
+				      4 * MiB, &f));
+	EXPECT(!ret, "open(devtest-async): %s", strerror(-ret));
+	if (test_async_busy(s, f, buf))
+		return -1;
+	for (i = 0; i < NASYNC; i++)
+		req_set(&rq[i], SOP_READ, f, rbuf + i * ABLK, i * ABLK, 0);
+	if (async_run(s, rq, NASYNC))
+		return -1;
+	EXPECT(!check(rbuf, NASYNC * ABLK, 0, 6), "async read back differs");
+	/* write+fdatasync pairs, then explicit fdatasync and fsync requests */
+	for (i = 0; i < 8; i++) {
+		fill(buf + (NASYNC + i) * ABLK, ABLK, (NASYNC + i) * ABLK, 6);
+		req_set(&rq[i], SOP_WRITE, f, buf + (NASYNC + i) * ABLK,
+			(NASYNC + i) * ABLK, SREQ_DATASYNC);
+	}
+	req_set(&rq[8], SOP_FDATASYNC, f, NULL, 0, 0);
+	req_set(&rq[9], SOP_FSYNC, f, NULL, 0, 0);
+	if (async_run(s, rq, 10) || expect_size(s, f, (NASYNC + 8) * ABLK))
+		return -1;
+	EXPECT(!OP(SOP_CLOSE, store_close(s, f)), "close");
+	ret = OP(SOP_OPEN, store_open(s, "devtest-async", O_RDONLY, 0, 0, &f));
+	EXPECT(!ret, "reopen: %s", strerror(-ret));
+	if (read_check(s, f, 0, (NASYNC + 8) * ABLK, 6))
+		return -1;
+	EXPECT(!OP(SOP_CLOSE, store_close(s, f)), "close");
+	EXPECT(!OP(SOP_UNLINK, store_unlink(s, "devtest-async")), "unlink");
+	free(buf);
+	free(rbuf);
+	return 0;
+}
+
+/* A file written and closed without fsync survives store_exit + store_init. */
+static int test_persist(struct store **sp)
+{
+	char err[256];
+	struct store_file *f;
+	int ret;
+
+	ret = OP(SOP_OPEN, store_open(*sp, "devtest-p", O_CREAT | O_RDWR, 0644, 0, &f));
+	EXPECT(!ret, "open(devtest-p): %s", strerror(-ret));
+	if (write_pattern(*sp, f, 0, 300 * KiB, 7))
+		return -1;
+	EXPECT(!OP(SOP_CLOSE, store_close(*sp, f)), "close");
+	if (counts_match(*sp, "before re-init"))
+		return -1;
+	store_exit(*sp);
+	memset(exp_count, 0, sizeof(exp_count));
+	memset(exp_err, 0, sizeof(exp_err));
+	ret = store_init(sp, &cfg, err, sizeof(err));
+	EXPECT(!ret, "re-init: %s", err);
+	ret = OP(SOP_OPEN, store_open(*sp, "devtest-p", O_RDONLY, 0, 0, &f));
+	EXPECT(!ret, "open after re-init: %s", strerror(-ret));
+	if (expect_size(*sp, f, 300 * KiB) || read_check(*sp, f, 0, 300 * KiB, 7))
+		return -1;
+	EXPECT(!OP(SOP_CLOSE, store_close(*sp, f)), "close");
+	EXPECT(!OP(SOP_UNLINK, store_unlink(*sp, "devtest-p")), "unlink");
+	return 0;
+}
+
+/* Threads with a store each, on the same target (rbd: one shared image). */
+static void *thread_main(void *arg)
+{
+	long id = (long)arg;
+	char err[256], name[32], *buf = malloc(256 * KiB), *rbuf = malloc(256 * KiB);
+	struct store_file *f = NULL;
+	struct store *s = NULL;
+	long bad = 1;
+
+	snprintf(name, sizeof(name), "devtest-t%ld", id);
+	fill(buf, 256 * KiB, 0, 10 + id);
+	if (store_init(&s, &cfg, err, sizeof(err))) {
+		fprintf(stderr, "thread %ld: %s\n", id, err);
+		goto out;
+	}
+	if (store_open(s, name, O_CREAT | O_RDWR | O_TRUNC, 0644, 0, &f))
+		goto out;
+	if (store_pwrite(s, f, buf, 256 * KiB, 0) == 256 * KiB && !store_fsync(s, f) &&
+	    store_pread(s, f, rbuf, 256 * KiB, 0) == 256 * KiB &&
+	    !memcmp(buf, rbuf, 256 * KiB))
+		bad = 0;
+	store_close(s, f);
+	if (store_unlink(s, name))
+		bad = 1;
+out:
+	store_exit(s);
+	free(buf);
+	free(rbuf);
+	return (void *)bad;
+}
+
+static int test_threads(void)
+{
+	pthread_t t[4];
+	void *bad;
+	long i, nbad = 0;
+
+	for (i = 0; i < 4; i++)
+		EXPECT(!pthread_create(&t[i], NULL, thread_main, (void *)i), "pthread_create");
+	for (i = 0; i < 4; i++) {
+		pthread_join(t[i], &bad);
+		nbad += (long)bad;
+	}
+	EXPECT(!nbad, "%ld of 4 threads failed", nbad);
+	return 0;
+}
+
+/* N sequential 8 KiB write+fdatasync pairs, as a WAL does. */
+static int bench(struct store *s)
+{
+	struct latstat ls;
+	struct latstat_row rows[SOP_NR];
+	struct store_file *f;
+	char buf[8192];
+	uint64_t t0;
+	int i, ret;
+
+	latstat_reset(&ls);
+	memset(buf, 0x5a, sizeof(buf));
+	ret = OP(SOP_OPEN, store_open(s, "devtest-bench", O_CREAT | O_RDWR | O_TRUNC,
+				      0644, (uint64_t)bench_n * sizeof(buf), &f));
+	EXPECT(!ret, "open(devtest-bench): %s", strerror(-ret));
+	for (i = 0; i < SOP_NR; i++)
+		latstat_reset(&s->lat[i]);
+	for (i = 0; i < bench_n; i++) {
+		t0 = latstat_now_ns();
+		ret = OP(SOP_WRITE, store_pwrite(s, f, buf, sizeof(buf), (uint64_t)i * sizeof(buf)));
+		EXPECT(ret == (int)sizeof(buf), "bench write: %d", ret);
+		EXPECT(!OP(SOP_FDATASYNC, store_fdatasync(s, f)), "bench fdatasync");
+		latstat_add(&ls, latstat_now_ns() - t0);
+	}
+	printf("  %s: 8 KiB write+fdatasync x %d: mean %.1f us, p50 %.1f us, "
+	       "p99 %.1f us, max %.1f us\n", store_backend_name(cfg.backend), bench_n,
+	       latstat_mean(&ls) / 1e3, latstat_percentile(&ls, 50) / 1e3,
+	       latstat_percentile(&ls, 99) / 1e3, ls.max_ns / 1e3);
+	store_lat_rows(s, rows);
+	latstat_print_table(stdout, "per call", rows, SOP_NR);
+	EXPECT(!OP(SOP_CLOSE, store_close(s, f)), "close");
+	EXPECT(!OP(SOP_UNLINK, store_unlink(s, "devtest-bench")), "unlink");
+	return 0;
+}
+
+/* Best effort: whatever a failed run left behind, then the target itself. */
+static void cleanup(struct store *s)
+{
+	static const char *const names[] = {
+		"devtest-a", "devtest-b", "devtest-c", "devtest-old", "devtest-new",
+		"devtest-u", "devtest-dir/f", "devtest-async", "devtest-p",
+		"devtest-bench", "devtest-t0", "devtest-t1", "devtest-t2", "devtest-t3",
+	};
+	char path[512];
+	size_t i;
+
+	for (i = 0; s && i < sizeof(names) / sizeof(names[0]); i++)
+		store_unlink(s, names[i]);
+	store_exit(s);
+	if (!s && cfg.backend != STORE_POSIX && cfg.backend != STORE_URING &&
+	    cfg.backend != STORE_AIO)
+		return;		/* init failed: nothing made, maybe nothing reachable */
+	if (cfg.backend == STORE_POSIX || cfg.backend == STORE_URING ||
+	    cfg.backend == STORE_AIO) {
+		snprintf(path, sizeof(path), "%s/devtest-dir", cfg.root);
+		rmdir(path);
+		if (own_target && !keep)
+			rmdir(cfg.root);
+	}
+#ifdef CONFIG_LIBCEPHFS
+	if (cfg.backend == STORE_CEPHFS) {
+		struct ceph_mount_info *cm;
+
+		if (ceph_create(&cm, cfg.clientname))
+			return;
+		if (!ceph_conf_read_file(cm, cfg.ceph_conf) && !ceph_mount(cm, "/")) {
+			snprintf(path, sizeof(path), "%s/devtest-dir", cfg.root);
+			ceph_rmdir(cm, path);
+			if (own_target && !keep)
+				ceph_rmdir(cm, cfg.root);
+			ceph_unmount(cm);
+		}
+		ceph_release(cm);
+	}
+#endif
+#ifdef CONFIG_RBD
+	if (cfg.backend == STORE_RBD && own_target && !keep) {
+		rados_t c;
+		rados_ioctx_t io;
+
+		if (rados_create(&c, cfg.clientname))
+			return;
+		if (!rados_conf_read_file(c, cfg.ceph_conf) && !rados_connect(c) &&
+		    !rados_ioctx_create(c, cfg.pool ? cfg.pool : "rbd", &io)) {
+			if (rbd_remove(io, cfg.rbdname))
+				fprintf(stderr, "warning: could not remove image %s\n",
+					cfg.rbdname);
+			rados_ioctx_destroy(io);
+		}
+		rados_shutdown(c);
+	}
+#endif
+}
+
+static int parse_args(int argc, char **argv, const char **backend)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = strchr(a, '=');
+
+		v = v ? v + 1 : "";
+		if (!strncmp(a, "--store=", 8))
+			*backend = v;
+		else if (!strncmp(a, "--root=", 7))
+			cfg.root = v;
+		else if (!strncmp(a, "--rbdname=", 10))
+			cfg.rbdname = v;
+		else if (!strncmp(a, "--pool=", 7))
+			cfg.pool = v;
+		else if (!strncmp(a, "--rbd-size=", 11))
+			cfg.rbd_size = strtoull(v, NULL, 0);
+		else if (!strncmp(a, "--conf=", 7))
+			cfg.ceph_conf = v;
+		else if (!strncmp(a, "--bench=", 8))
+			bench_n = atoi(v);
+		else if (!strcmp(a, "--keep"))
+			keep = 1;
+		else {
+			fprintf(stderr, "usage: %s --store=NAME [--root=DIR] [--rbdname=IMG] "
+				"[--pool=P] [--rbd-size=B] [--conf=F] [--bench=N] [--keep]\n",
+				argv[0]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* A target of our own unless one was given; 77 when it cannot be reached. */
+static int set_target(void)
+{
+	static char name[64];
+	int ceph = cfg.backend == STORE_CEPHFS || cfg.backend == STORE_RBD;
+
+	snprintf(name, sizeof(name), "devtest-store-%d", (int)getpid());
+	if (ceph && !cfg.ceph_conf && !getenv("CEPH_CONF") &&
+	    access("/etc/ceph/ceph.conf", R_OK)) {
+		printf("SKIP: no ceph.conf (set CEPH_CONF or --conf)\n");
+		return 77;
+	}
+	if (cfg.backend == STORE_CEPHFS && !cfg.root) {
+		cfg.root = name;
+		own_target = 1;
+	} else if (cfg.backend == STORE_RBD && !cfg.rbdname) {
+		cfg.rbdname = name;
+		own_target = 1;
+		if (!cfg.rbd_size)
+			cfg.rbd_size = 1024 * MiB;
+	} else if (!ceph && !cfg.root) {
+		snprintf(tmproot, sizeof(tmproot), "/tmp/devtest-store-XXXXXX");
+		if (!mkdtemp(tmproot)) {
+			perror("mkdtemp");
+			return 1;
+		}
+		cfg.root = tmproot;
+		own_target = 1;
+	}
+	return 0;
+}
+
+static int run_tests(struct store **sp)
+{
+	unsigned int caps = store_caps(*sp);
+
+	if (test_basic(*sp))
+		return -1;
+	if ((caps & STORE_CAP_TRUNCATE) && test_truncate(*sp))
+		return -1;
+	if (caps & STORE_CAP_RENAME) {
+		if (test_rename(*sp))
+			return -1;
+	} else if (OP(SOP_UNLINK, store_unlink(*sp, "devtest-a"))) {
+		FAIL("unlink(devtest-a)");
+	}
+	if (test_reuse(*sp) || test_dirs(*sp) || test_unsupported(*sp) ||
+	    counts_match(*sp, "sync calls") || test_async(*sp) ||
+	    counts_match(*sp, "async calls") || test_persist(sp) ||
+	    counts_match(*sp, "after re-init") || test_threads())
+		return -1;
+	if (bench_n > 0 && (bench(*sp) || counts_match(*sp, "bench")))
+		return -1;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *backend = NULL;
+	struct store *s = NULL;
+	char err[512];
+	int b, ret;
+
+	if (parse_args(argc, argv, &backend) || !backend) {
+		fprintf(stderr, "%s: --store=NAME is required\n", argv[0]);
+		return 1;
+	}
+	b = store_backend_parse(backend);
+	if (b < 0) {
+		printf("SKIP: store=%s not built (built: %s)\n", backend,
+		       store_backends_built());
+		return 77;
+	}
+	cfg.backend = b;
+	cfg.timing = 1;
+	cfg.queue_depth = NASYNC;
+	ret = set_target();
+	if (ret)
+		return ret;
+	ret = store_init(&s, &cfg, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "FAIL: store_init: %s\n", err);
+		cleanup(NULL);
+		return 1;
+	}
+	printf("store=%s target=%s caps=0x%x\n", backend,
+	       b == STORE_RBD ? cfg.rbdname : cfg.root, store_caps(s));
+	ret = run_tests(&s);
+	cleanup(s);
+	printf("%s: store=%s\n", ret ? "FAIL" : "PASS", backend);
+	return ret ? 1 : 0;
 }

@@ -1,0 +1,399 @@
+/*
+ * metastorm - CREATE/DROP TABLE metadata storms, with a per-syscall table.
+ *
+ * One io_u is one DDL statement drawn from ddl_mix (create, drop, open,
+ * rename), replayed as the file calls MySQL 8.0, MariaDB 10.11 or
+ * PostgreSQL 15 make for it (metastorm_ddl.c), through the store layer:
+ * store=posix on any mounted file system, store=cephfs through libcephfs.
+ * fio's latency of an io_u is the whole statement, timed here (fio's
+ * fileoperations engines do the same). Every call is counted, and timed
+ * unless syscall_table=0, per (DDL type, call); the table goes to stderr at
+ * the end, the breakdown per DDL type to table_json=FILE.
+ *
+ * The engine names its own files: a job needs directory= (or store=cephfs
+ * store_root=) and number_ios= or runtime=. It refuses to start where a
+ * name with its prefix "dbfio_ms_" already exists, and removes only what it
+ * made (keep=1 keeps it).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fio.h"
+#include "optgroup.h"
+
+#include "fio_store.h"
+#include "metastorm.h"
+
+struct metastorm_options {
+	void *pad;	/* fio stores td here; off1 must not be 0 */
+	struct store_opts so;
+	char *ddl_mix;
+	unsigned int flavor;
+	unsigned int tables;
+	unsigned int init_pages;
+	unsigned long long page_size;
+	unsigned long long log_bytes;
+	unsigned int dirsync;
+	unsigned int checkpoint_ops;
+	unsigned int keep;
+	unsigned int syscall_table;
+	char *table_json;
+};
+
+#define MS_OPT(nm, typ, field, hlp, dflt)				\
+	{								\
+		.name		= nm,					\
+		.lname		= nm,					\
+		.type		= typ,					\
+		.off1		= offsetof(struct metastorm_options, field), \
+		.help		= hlp,					\
+		.def		= dflt,					\
+		.category	= FIO_OPT_C_ENGINE,			\
+		.group		= FIO_OPT_G_INVALID,			\
+	}
+
+static struct fio_option options[] = {
+	FIO_STORE_OPTIONS(struct metastorm_options, so),
+	MS_OPT("ddl_mix", FIO_OPT_STR_STORE, ddl_mix,
+	       "DDL mix, op:weight,... of create, drop, open, rename",
+	       "create:50,drop:30,open:20"),
+	{
+		.name		= "flavor",
+		.lname		= "flavor",
+		.type		= FIO_OPT_STR,
+		.off1		= offsetof(struct metastorm_options, flavor),
+		.help		= "Whose DDL: mysql (8.0), mariadb (10.11) or postgres (15)",
+		.def		= "mysql",
+		.posval		= {
+			{ .ival = "mysql", .oval = MS_MYSQL,
+			  .help = "MySQL 8.0 InnoDB file-per-table, redo + binlog" },
+			{ .ival = "mariadb", .oval = MS_MARIADB,
+			  .help = "MariaDB 10.11: .frm + .ibd, ddl_recovery.log" },
+			{ .ival = "postgres", .oval = MS_POSTGRES,
+			  .help = "PostgreSQL 15: relation files, WAL, deferred unlink" },
+		},
+		.category	= FIO_OPT_C_ENGINE,
+		.group		= FIO_OPT_G_INVALID,
+	},
+	MS_OPT("tables", FIO_OPT_INT, tables,
+	       "Tables created before the run (for drop, open, rename)", "16"),
+	MS_OPT("init_pages", FIO_OPT_INT, init_pages,
+	       "Pages written into a new .ibd (0: mysql 7, mariadb 4, postgres none)", "0"),
+	MS_OPT("page_size", FIO_OPT_STR_VAL, page_size,
+	       "Database page size (0: 16k for mysql/mariadb, 8k for postgres)", "0"),
+	MS_OPT("log_bytes", FIO_OPT_STR_VAL, log_bytes,
+	       "Bytes one redo/WAL/binlog record of a DDL appends", "2k"),
+	MS_OPT("dirsync", FIO_OPT_BOOL, dirsync,
+	       "fsync the schema directory after creating or renaming files", "1"),
+	MS_OPT("checkpoint_ops", FIO_OPT_INT, checkpoint_ops,
+	       "postgres: checkpoint (unlink dropped files) every N DDL ops", "64"),
+	MS_OPT("keep", FIO_OPT_BOOL, keep,
+	       "Keep the tables and logs at the end (the next run then refuses)", "0"),
+	MS_OPT("syscall_table", FIO_OPT_BOOL, syscall_table,
+	       "Time every call and print the per-syscall table to stderr", "1"),
+	MS_OPT("table_json", FIO_OPT_STR_STORE, table_json,
+	       "Write the per-DDL-type, per-syscall breakdown as JSON to this file", NULL),
+	{
+		.name	= NULL,
+	},
+};
+
+/* "create:50,drop:30" -> weights; 0 or one log_err line */
+static int parse_mix(const char *s, unsigned int mix[MS_NR_DDL], unsigned int *total)
+{
+	char *dup, *tok, *save = NULL;
+	int ret = 0, i;
+
+	memset(mix, 0, MS_NR_DDL * sizeof(mix[0]));
+	*total = 0;
+	dup = strdup(s ? s : "");
+	if (!dup)
+		return 1;
+	for (tok = strtok_r(dup, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save)) {
+		char *colon = strchr(tok, ':'), *end;
+		unsigned long w = 1;
+
+		if (colon) {
+			*colon = '\0';
+			w = strtoul(colon + 1, &end, 10);
+			if (end == colon + 1 || *end || w > 1000000) {
+				log_err("metastorm: ddl_mix=%s: bad weight for '%s'\n", s, tok);
+				ret = 1;
+				break;
+			}
+		}
+		for (i = 0; i < MS_NR_DDL; i++)
+			if (!strcmp(tok, ms_phase_names[i]))
+				break;
+		if (i == MS_NR_DDL) {
+			log_err("metastorm: ddl_mix=%s: unknown operation '%s' "
+				"(create, drop, open, rename)\n", s, tok);
+			ret = 1;
+			break;
+		}
+		mix[i] += w;
+		*total += w;
+	}
+	if (!ret && !*total) {
+		log_err("metastorm: ddl_mix=%s: no operation with a weight above 0\n", s);
+		ret = 1;
+	}
+	free(dup);
+	return ret;
+}
+
+/*
+ * On a posix-like store, refuse when any name with our prefix exists in the
+ * directory: the jobs of this run have not made theirs yet (setup runs for
+ * every job before any job starts).
+ */
+static int check_foreign(struct thread_data *td)
+{
+	const char *dir = td->o.directory && *td->o.directory ? td->o.directory : ".";
+	struct dirent *de;
+	int ret = 0;
+	DIR *d;
+
+	d = opendir(dir);
+	if (!d) {
+		log_err("metastorm: directory=%s: %s\n", dir, strerror(errno));
+		return 1;
+	}
+	while ((de = readdir(d))) {
+		if (strncmp(de->d_name, MS_PREFIX, strlen(MS_PREFIX)))
+			continue;
+		log_err("metastorm: %s/%s exists and was not made by this run (a foreign "
+			"file, or a run with keep=1): it is left alone; remove it or use "
+			"another directory\n", dir, de->d_name);
+		ret = 1;
+		break;
+	}
+	closedir(d);
+	return ret;
+}
+
+static int check_options(struct thread_data *td, struct metastorm_options *o)
+{
+	unsigned int mix[MS_NR_DDL], total;
+	int be = store_backend_parse(o->so.store);
+
+	if (be != STORE_POSIX && be != STORE_CEPHFS) {
+		log_err("metastorm: store=%s: DDL is synchronous metadata work; use store=posix "
+			"(any mounted fs) or store=cephfs\n", o->so.store);
+		return 1;
+	}
+	if (parse_mix(o->ddl_mix, mix, &total))
+		return 1;
+	if (o->page_size && (o->page_size < 4096 || o->page_size > 65536 ||
+			     (o->page_size & (o->page_size - 1)))) {
+		log_err("metastorm: page_size=%llu: must be a power of 2 in 4k..64k\n", o->page_size);
+		return 1;
+	}
+	if (o->init_pages > 1024) {
+		log_err("metastorm: init_pages=%u: at most 1024\n", o->init_pages);
+		return 1;
+	}
+	if (!o->log_bytes || o->log_bytes > (1 << 20)) {
+		log_err("metastorm: log_bytes=%llu: must be 1..1M\n", o->log_bytes);
+		return 1;
+	}
+	if (o->tables > 1000000) {
+		log_err("metastorm: tables=%u: at most 1000000\n", o->tables);
+		return 1;
+	}
+	if (!o->checkpoint_ops) {
+		log_err("metastorm: checkpoint_ops=0: must be at least 1\n");
+		return 1;
+	}
+	if (!td->o.size && !td->o.number_ios && !td->o.timeout) {
+		log_err("metastorm: give number_ios= or runtime= (or size=, one op per bs)\n");
+		return 1;
+	}
+	return be == STORE_POSIX ? check_foreign(td) : 0;
+}
+
+static int fio_metastorm_setup(struct thread_data *td)
+{
+	struct metastorm_options *o = td->eo;
+	struct fio_file *f;
+	unsigned int i;
+
+	if (fio_store_setup(td, "metastorm", &o->so) || check_options(td, o))
+		return 1;
+	/* a pseudo file fio never touches: its size only bounds fio's offsets */
+	for_each_file(td, f, i) {
+		f->real_file_size = 1ULL << 50;
+		fio_file_set_size_known(f);
+	}
+	return 0;
+}
+
+static int alloc_data(struct ms_data *md, const struct metastorm_options *o,
+		      struct thread_data *td)
+{
+	static const unsigned int def_pages[] = { 7, 4, 0 };
+	size_t wlen;
+
+	md->flavor = o->flavor;
+	md->page_size = o->page_size ? o->page_size :
+			(md->flavor == MS_POSTGRES ? 8192 : 16384);
+	md->init_pages = o->init_pages ? o->init_pages : def_pages[md->flavor];
+	md->log_bytes = o->log_bytes;
+	md->dirsync = o->dirsync;
+	md->ckpt_ops = o->checkpoint_ops;
+	md->keep = o->keep;
+	md->account = o->syscall_table || (o->table_json && *o->table_json);
+	md->rnd = (td->o.rand_seed ? td->o.rand_seed : 0x9e3779b97f4a7c15ULL) +
+		  td->thread_number;
+	parse_mix(o->ddl_mix, md->mix, &md->mix_total);
+	snprintf(md->dir, sizeof(md->dir), MS_PREFIX "%d", td->thread_number);
+
+	/* writes come from the front, reads land behind them */
+	wlen = (size_t)md->init_pages * md->page_size;
+	if (wlen < (64 << 10))
+		wlen = 64 << 10;
+	if (wlen < md->log_bytes)
+		wlen = md->log_bytes;
+	md->buflen = wlen + (md->page_size > 4096 ? md->page_size : 4096);
+	md->buf = calloc(1, md->buflen);
+	if (!md->buf)
+		return 1;
+	snprintf(md->buf, 128, "dbfio metastorm page, job %d", td->thread_number);
+	if (md->account) {
+		md->lat = calloc(MS_NR_PHASE, sizeof(*md->lat));
+		if (!md->lat)
+			return 1;
+	}
+	return 0;
+}
+
+static void free_data(struct ms_data *md)
+{
+	free(md->lat);
+	free(md->buf);
+	free(md->tables);
+	free(md->tombs);
+	free(md);
+}
+
+static int fio_metastorm_init(struct thread_data *td)
+{
+	struct metastorm_options *o = td->eo;
+	struct ms_data *md;
+
+	md = calloc(1, sizeof(*md));
+	if (!md)
+		return 1;
+	if (alloc_data(md, o, td))
+		goto err;
+	/* the store's own timing stays off unless lat_table/lat_json ask */
+	if (fio_store_connect(td, "metastorm", &o->so, td->o.directory, 0, &md->store))
+		goto err;
+	if (fio_store_require(td, "metastorm", md->store,
+			      STORE_CAP_MKDIR | STORE_CAP_RENAME |
+			      (md->flavor == MS_POSTGRES ? STORE_CAP_TRUNCATE : 0)))
+		goto err_store;
+	td->io_ops_data = md;
+	if (ms_ddl_setup(md, o->tables)) {
+		log_err("metastorm: setup: %s\n", md->err);
+		td_verror(td, EIO, "metastorm setup");
+		return 1;	/* cleanup() removes what setup made */
+	}
+	return 0;
+err_store:
+	store_exit(md->store);
+err:
+	free_data(md);
+	return 1;
+}
+
+static enum ms_phase pick_ddl(struct ms_data *md)
+{
+	uint32_t r = ms_rand(md) % md->mix_total;
+	int i;
+
+	for (i = 0; i < MS_NR_DDL - 1; i++) {
+		if (r < md->mix[i])
+			break;
+		r -= md->mix[i];
+	}
+	return i;
+}
+
+static enum fio_q_status fio_metastorm_queue(struct thread_data *td, struct io_u *io_u)
+{
+	struct ms_data *md = td->io_ops_data;
+	enum ms_phase ddl;
+	uint64_t t0, ns;
+	int ret;
+
+	fio_ro_check(td, io_u);
+	if (!ddir_rw(io_u->ddir))
+		return FIO_Q_COMPLETED;
+	ddl = pick_ddl(md);
+	if (ddl != MS_CREATE && !md->ntables)
+		ddl = MS_CREATE;	/* nothing to drop, open or alter yet */
+	ret = ms_ddl_prepare(md, ddl);
+	if (!ret) {
+		t0 = latstat_now_ns();
+		ret = ms_ddl_run(md, ddl);
+		ns = latstat_now_ns() - t0;
+		md->ops[ddl]++;
+		latstat_add(&md->oplat[ddl], ns);
+		if (!td->o.disable_lat)
+			add_clat_sample(td, io_u->ddir, ns, io_u->xfer_buflen,
+					io_u->offset, 0, 0);
+	}
+	if (!ret && md->flavor == MS_POSTGRES && md->since_ckpt >= md->ckpt_ops)
+		ret = ms_ddl_checkpoint(md);
+	if (ret) {
+		log_err("metastorm: %s: %s\n", ms_phase_names[md->phase], md->err);
+		io_u->error = -ret;
+		td_verror(td, io_u->error, "metastorm DDL");
+	}
+	return FIO_Q_COMPLETED;
+}
+
+static void fio_metastorm_cleanup(struct thread_data *td)
+{
+	struct metastorm_options *o = td->eo;
+	struct ms_data *md = td->io_ops_data;
+
+	if (!md)
+		return;
+	if (ms_ddl_cleanup(md))
+		log_err("metastorm: cleanup: %s\n", md->err);
+	ms_report(td, md, o->syscall_table, o->table_json);
+	fio_store_report(td, "metastorm", &o->so, md->store);
+	store_exit(md->store);
+	free_data(md);
+	td->io_ops_data = NULL;
+}
+
+static int fio_metastorm_open_file(struct thread_data *td, struct fio_file *f)
+{
+	return 0;	/* the pseudo file is never opened: DDL names its own files */
+}
+
+static int fio_metastorm_close_file(struct thread_data *td, struct fio_file *f)
+{
+	return 0;
+}
+
+struct ioengine_ops ioengine = {
+	.name			= "metastorm",
+	.version		= FIO_IOOPS_VERSION,
+	.flags			= FIO_SYNCIO | FIO_DISKLESSIO | FIO_NODISKUTIL |
+				  FIO_NOSTATS,
+	.setup			= fio_metastorm_setup,
+	.init			= fio_metastorm_init,
+	.cleanup		= fio_metastorm_cleanup,
+	.queue			= fio_metastorm_queue,
+	.open_file		= fio_metastorm_open_file,
+	.close_file		= fio_metastorm_close_file,
+	.option_struct_size	= sizeof(struct metastorm_options),
+	.options		= options,
+};

@@ -1,0 +1,168 @@
+/*
+ * metastorm_report.c - the per-syscall table (stderr, in the shape of the
+ * strace tables of seed 000: one row per call, its count and times) and the
+ * JSON sidecar with the same breakdown per DDL type and phase. Never through
+ * fio's log: with --output=FILE that is the JSON users parse.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fio.h"
+
+#include "fio_store.h"
+#include "metastorm.h"
+
+static const char *const flavor_names[] = { "mysql", "mariadb", "postgres" };
+
+/* rows of one phase (or of a merged set) */
+static void call_rows(struct latstat_row rows[MC_NR], const struct latstat *ls)
+{
+	int c;
+
+	for (c = 0; c < MC_NR; c++) {
+		rows[c].name = ms_call_names[c];
+		rows[c].ls = &ls[c];
+	}
+}
+
+static void print_tables(struct thread_data *td, struct ms_data *md,
+			 const struct latstat *total)
+{
+	struct latstat_row rows[MC_NR + MS_NR_PHASE];
+	uint64_t nops = 0;
+	char title[256];
+	int p;
+
+	for (p = 0; p < MS_NR_DDL; p++)
+		nops += md->ops[p];
+	for (p = 0; p < MS_NR_DDL; p++) {
+		rows[p].name = ms_phase_names[p];
+		rows[p].ls = &md->oplat[p];
+	}
+	snprintf(title, sizeof(title), "metastorm: DDL statements (job %s, flavor=%s, "
+		 "store=%s): %llu ops", td->o.name, flavor_names[md->flavor],
+		 store_backend_name(md->store->cfg.backend), (unsigned long long)nops);
+	latstat_print_table(stderr, title, rows, MS_NR_DDL);
+
+	call_rows(rows, total);
+	snprintf(title, sizeof(title), "metastorm: syscalls of all DDL statements (job %s)",
+		 td->o.name);
+	latstat_print_table(stderr, title, rows, MC_NR);
+	for (p = 0; p < MS_NR_DDL; p++) {
+		if (!md->ops[p])
+			continue;
+		call_rows(rows, md->lat[p]);
+		snprintf(title, sizeof(title), "metastorm: syscalls of %s (%llu ops)",
+			 ms_phase_names[p], (unsigned long long)md->ops[p]);
+		latstat_print_table(stderr, title, rows, MC_NR);
+	}
+	fprintf(stderr, "metastorm: not in the tables above (no io_u pays for them):");
+	for (p = MS_NR_DDL; p < MS_NR_PHASE; p++) {
+		uint64_t n = 0;
+		int c;
+
+		for (c = 0; c < MC_NR; c++)
+			n += md->count[p][c];
+		fprintf(stderr, " %s %llu calls%s", ms_phase_names[p], (unsigned long long)n,
+			p + 1 < MS_NR_PHASE ? "," : "\n");
+	}
+}
+
+static void json_counts(FILE *f, const uint64_t *count)
+{
+	int c;
+
+	fprintf(f, "{");
+	for (c = 0; c < MC_NR; c++)
+		fprintf(f, "%s\"%s\":%llu", c ? "," : "", ms_call_names[c],
+			(unsigned long long)count[c]);
+	fprintf(f, "}");
+}
+
+static void json_phase(FILE *f, struct ms_data *md, const char *name, uint64_t ops,
+		       const uint64_t *count, const struct latstat *lat,
+		       const struct latstat *oplat)
+{
+	struct latstat_row rows[MC_NR];
+
+	fprintf(f, "\"%s\":{\"ops\":%llu,\"counts\":", name, (unsigned long long)ops);
+	json_counts(f, count);
+	if (oplat) {
+		struct latstat_row op = { .name = "statement", .ls = oplat };
+
+		fprintf(f, ",\"latency\":");
+		latstat_print_json(f, &op, 1);
+	}
+	if (lat) {
+		call_rows(rows, lat);
+		fprintf(f, ",\"calls\":");
+		latstat_print_json(f, rows, MC_NR);
+	}
+	fprintf(f, "}");
+}
+
+static void write_json(struct thread_data *td, struct ms_data *md, const char *base,
+		       const struct latstat *total)
+{
+	uint64_t ddl_count[MC_NR] = { 0 }, all_count[MC_NR] = { 0 }, nops = 0;
+	char path[4096];
+	FILE *f;
+	int p, c;
+
+	fio_store_sidecar_path(td, base, path, sizeof(path));
+	f = fopen(path, "w");
+	if (!f) {
+		fprintf(stderr, "metastorm: table_json=%s: %s\n", path, strerror(errno));
+		return;
+	}
+	for (p = 0; p < MS_NR_PHASE; p++)
+		for (c = 0; c < MC_NR; c++) {
+			all_count[c] += md->count[p][c];
+			if (p < MS_NR_DDL)
+				ddl_count[c] += md->count[p][c];
+		}
+	for (p = 0; p < MS_NR_DDL; p++)
+		nops += md->ops[p];
+	fprintf(f, "{\"engine\":\"metastorm\",\"job\":\"%s\",\"flavor\":\"%s\",\"store\":\"%s\","
+		"\"timed\":%s,\"phases\":{", td->o.name, flavor_names[md->flavor],
+		store_backend_name(md->store->cfg.backend), md->lat ? "true" : "false");
+	for (p = 0; p < MS_NR_PHASE; p++) {
+		if (p)
+			fprintf(f, ",");
+		json_phase(f, md, ms_phase_names[p], md->ops[p], md->count[p],
+			   md->lat ? md->lat[p] : NULL, p < MS_NR_DDL ? &md->oplat[p] : NULL);
+	}
+	fprintf(f, "},");
+	json_phase(f, md, "ddl", nops, ddl_count, total, NULL);
+	fprintf(f, ",\"all\":{\"counts\":");
+	json_counts(f, all_count);
+	fprintf(f, "}}\n");
+	if (fclose(f))
+		fprintf(stderr, "metastorm: table_json=%s: %s\n", path, strerror(errno));
+}
+
+void ms_report(struct thread_data *td, struct ms_data *md, int table,
+	       const char *json_path)
+{
+	struct latstat *total = NULL;
+	int p, c;
+
+	if (md->lat) {
+		/* all DDL types merged: once, at the end */
+		total = calloc(MC_NR, sizeof(*total));
+		if (!total)
+			return;
+		for (c = 0; c < MC_NR; c++) {
+			latstat_reset(&total[c]);
+			for (p = 0; p < MS_NR_DDL; p++)
+				latstat_merge(&total[c], &md->lat[p][c]);
+		}
+	}
+	if (table && total)
+		print_tables(td, md, total);
+	if (json_path && *json_path)
+		write_json(td, md, json_path, total);
+	free(total);
+}

@@ -1,0 +1,623 @@
+/*
+ * pgpage - PostgreSQL's data-file I/O: 8 kB page reads and writes into
+ * relation files split into 1 GiB segments, and the checkpointer's sorted,
+ * paced write storm followed by an fsync of every segment dirtied since the
+ * last checkpoint (the checkpointer is in pgpage_ckpt.c).
+ *
+ * fio sees one pseudo-file of relations x relation_size bytes (set by the
+ * engine, as fio's rbd engine sizes its image: a job needs no size=). One
+ * io_u is one page, bs must equal block_size. fio's offset picks the page:
+ *
+ *   page     = offset / block_size
+ *   relation = page / (relation_size / block_size)      file <relfilenode + relation>
+ *   block    = page % (relation_size / block_size)      block number in the relation
+ *   segment  = block / (segment_size / block_size)      file suffix ".<segment>" when > 0
+ *   file offset = (block % (segment_size / block_size)) * block_size
+ *
+ * so fio's sequential, random and zipf distributions run over the database's
+ * blocks in (relation, block) order. With extend_ratio=P, P% of writes append
+ * a page at the relation's end instead (relation extension), up to extend_limit.
+ * Writes are buffered unless direct=1; a read of a page never written returns
+ * zeros, as a new page does. The store layer does the I/O: store=posix (sync
+ * calls), cephfs (sync calls), uring, aio, rbd (submit/reap).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/statvfs.h>
+
+#include "fio.h"
+#include "optgroup.h"
+
+#include "fio_store.h"
+#include "pgpage.h"
+
+#define PG_LAT_BATCH	64
+
+struct pgpage_iou {
+	struct store_req req;
+	struct io_u *io_u;
+	uint64_t gpage;		/* guarded page, for the checkpointer */
+	int guarded;
+};
+
+struct pgpage_data {
+	struct store *store;
+	struct pg_geom g;
+	struct store_file **files;	/* per segment, opened on first use */
+	uint64_t *nblocks;		/* per relation: its length in pages */
+	struct pg_ckpt *ck;
+	struct store_req **done;
+	int async;			/* store has a real submit/reap path */
+	unsigned int bs_shift;		/* log2(block_size) */
+	uint64_t rand;
+	int shut;
+};
+
+struct pgpage_options {
+	void *pad;	/* fio stores td here; off1 must not be 0 */
+	struct store_opts so;
+	unsigned int relations;
+	unsigned long long relation_size;
+	unsigned long long segment_size;
+	unsigned long long block_size;
+	unsigned int relfilenode;
+	unsigned int extend_ratio;
+	unsigned long long extend_limit;
+	unsigned int checkpoint_timeout;
+	unsigned int checkpoint_pages;
+	char *checkpoint_completion_target;
+	unsigned long long checkpoint_flush_after;
+	char *checkpoint_log;
+	unsigned int checkpoint_at_exit;
+};
+
+#define PG_OPT(nm, typ, field, hlp, dflt)				\
+	{								\
+		.name		= nm,					\
+		.lname		= nm,					\
+		.type		= typ,					\
+		.off1		= offsetof(struct pgpage_options, field),	\
+		.help		= hlp,					\
+		.def		= dflt,					\
+		.category	= FIO_OPT_C_ENGINE,			\
+		.group		= FIO_OPT_G_INVALID,			\
+	}
+
+static struct fio_option options[] = {
+	FIO_STORE_OPTIONS(struct pgpage_options, so),
+	PG_OPT("relations", FIO_OPT_INT, relations,
+	       "Number of relations (relation files)", "8"),
+	PG_OPT("relation_size", FIO_OPT_STR_VAL, relation_size,
+	       "Size of each relation addressed by fio (multiple of block_size)", "128M"),
+	PG_OPT("segment_size", FIO_OPT_STR_VAL, segment_size,
+	       "Relation segment file size (PostgreSQL RELSEG_SIZE x BLCKSZ)", "1G"),
+	PG_OPT("block_size", FIO_OPT_STR_VAL, block_size,
+	       "Page size: 8k as PostgreSQL, 16k as InnoDB; power of two >= 512, = bs", "8k"),
+	PG_OPT("relfilenode", FIO_OPT_INT, relfilenode,
+	       "File name (relfilenode) of the first relation", "16384"),
+	PG_OPT("extend_ratio", FIO_OPT_INT, extend_ratio,
+	       "Percent of writes that extend the relation by one page at its end", "0"),
+	PG_OPT("extend_limit", FIO_OPT_STR_VAL, extend_limit,
+	       "Largest size a relation may reach by extension (0: 2 x relation_size)", "0"),
+	PG_OPT("checkpoint_timeout", FIO_OPT_INT, checkpoint_timeout,
+	       "Seconds between timed checkpoints (0: none)", "300"),
+	PG_OPT("checkpoint_pages", FIO_OPT_INT, checkpoint_pages,
+	       "Also checkpoint after this many pages were dirtied (0: never)", "0"),
+	PG_OPT("checkpoint_completion_target", FIO_OPT_STR_STORE, checkpoint_completion_target,
+	       "Spread checkpoint writes over this fraction of the interval (0..1)", "0.9"),
+	PG_OPT("checkpoint_flush_after", FIO_OPT_STR_VAL, checkpoint_flush_after,
+	       "sync_file_range(WRITE) hint every this many bytes of checkpoint writes (0: off)",
+	       "256k"),
+	PG_OPT("checkpoint_log", FIO_OPT_STR_STORE, checkpoint_log,
+	       "Append one line per checkpoint (pages, fsynced files, times) to this file", NULL),
+	PG_OPT("checkpoint_at_exit", FIO_OPT_BOOL, checkpoint_at_exit,
+	       "Run a shutdown checkpoint when the job ends, as PostgreSQL does", "1"),
+	{
+		.name	= NULL,
+	},
+};
+
+static int is_pow2(unsigned long long v)
+{
+	return v && !(v & (v - 1));
+}
+
+static double completion_target(const struct pgpage_options *o)
+{
+	const char *s = o->checkpoint_completion_target;
+	char *end;
+	double v;
+
+	if (!s || !*s)
+		return 0.9;
+	v = strtod(s, &end);
+	return *end || v < 0 || v > 1 ? -1 : v;
+}
+
+/* Geometry from the options; 1 after one log_err line naming the option. */
+static int pg_geom_init(struct thread_data *td, const struct pgpage_options *o,
+			struct pg_geom *g)
+{
+	unsigned long long lim;
+
+	memset(g, 0, sizeof(*g));
+	if (!is_pow2(o->block_size) || o->block_size < 512) {
+		log_err("pgpage: block_size=%llu: not a power of two >= 512\n", o->block_size);
+		return 1;
+	}
+	if (o->segment_size < o->block_size || o->segment_size % o->block_size) {
+		log_err("pgpage: segment_size=%llu: smaller than or not a multiple of block_size=%llu\n",
+			o->segment_size, o->block_size);
+		return 1;
+	}
+	if (!o->relations) {
+		log_err("pgpage: relations=0: at least one relation is needed\n");
+		return 1;
+	}
+	if (o->relation_size < o->block_size || o->relation_size % o->block_size) {
+		log_err("pgpage: relation_size=%llu: not a multiple of block_size=%llu\n",
+			o->relation_size, o->block_size);
+		return 1;
+	}
+	if (o->extend_ratio > 100) {
+		log_err("pgpage: extend_ratio=%u: a percentage (0..100)\n", o->extend_ratio);
+		return 1;
+	}
+	lim = o->extend_limit ? o->extend_limit :
+		o->extend_ratio ? 2 * o->relation_size : o->relation_size;
+	if (lim < o->relation_size || lim % o->block_size) {
+		log_err("pgpage: extend_limit=%llu: below relation_size or not a multiple of block_size\n",
+			o->extend_limit);
+		return 1;
+	}
+	if (completion_target(o) < 0) {
+		log_err("pgpage: checkpoint_completion_target=%s: a fraction 0..1\n",
+			o->checkpoint_completion_target);
+		return 1;
+	}
+	g->bs = o->block_size;
+	g->pages_per_seg = o->segment_size / o->block_size;
+	g->rel_pages = o->relation_size / o->block_size;
+	g->max_pages = lim / o->block_size;
+	g->segs_per_rel = (g->max_pages + g->pages_per_seg - 1) / g->pages_per_seg;
+	g->relations = o->relations;
+	g->relfilenode = o->relfilenode;
+	if ((unsigned long long)g->segs_per_rel * o->relations > 1000000) {
+		log_err("pgpage: segment_size=%llu: %llu segment files, more than 1000000\n",
+			o->segment_size, (unsigned long long)g->segs_per_rel * o->relations);
+		return 1;
+	}
+	g->nsegs = g->segs_per_rel * o->relations;
+	return 0;
+}
+
+/* "file size over the store": what the segments may reach vs. what the store holds. */
+static int pg_check_capacity(struct thread_data *td, const struct pgpage_options *o,
+			     const struct pg_geom *g)
+{
+	unsigned long long need = 0, have = 0;
+	const char *what = "";
+	struct statvfs sv;
+	unsigned int i;
+	int be = store_backend_parse(o->so.store);
+
+	if (be == STORE_RBD) {
+		need = 1ull << 20;	/* the store's table, then 4 MiB aligned extents */
+		for (i = 0; i < g->nsegs; i++)
+			need += (pg_seg_bytes(g, i) + (4ull << 20) - 1) & ~((4ull << 20) - 1);
+		have = o->so.rbd_size;
+		what = "the rbd store (rbd_size)";
+	} else if (be != STORE_CEPHFS &&
+		   !statvfs(td->o.directory ? td->o.directory : ".", &sv)) {
+		need = (unsigned long long)g->nsegs ? g->max_pages * g->bs * g->relations : 0;
+		have = (unsigned long long)sv.f_blocks * sv.f_frsize;
+		what = "the file system of directory=";
+	}
+	if (have && need > have) {
+		log_err("pgpage: relation_size=%llu: relations=%u need %llu MiB, more than %s holds (%llu MiB)\n",
+			o->relation_size, o->relations, need >> 20, what, have >> 20);
+		return 1;
+	}
+	return 0;
+}
+
+static int pg_check_job(struct thread_data *td, const struct pgpage_options *o)
+{
+	int d;
+
+	for (d = DDIR_READ; d <= DDIR_WRITE; d++) {
+		if (td->o.min_bs[d] != o->block_size || td->o.max_bs[d] != o->block_size) {
+			log_err("pgpage: bs=%llu: must equal block_size=%llu (one io_u is one page)\n",
+				td->o.min_bs[d] != o->block_size ? td->o.min_bs[d] : td->o.max_bs[d],
+				o->block_size);
+			return 1;
+		}
+	}
+	if (o->extend_ratio && td->o.verify /* != VERIFY_NONE */) {
+		log_err("pgpage: extend_ratio=%u: extension moves writes, verify= cannot follow them\n",
+			o->extend_ratio);
+		return 1;
+	}
+	return 0;
+}
+
+static int fio_pgpage_setup(struct thread_data *td)
+{
+	struct pgpage_options *o = td->eo;
+	struct pg_geom g;
+	struct fio_file *f;
+
+	if (fio_store_setup(td, "pgpage", &o->so) || pg_geom_init(td, o, &g) ||
+	    pg_check_job(td, o) || pg_check_capacity(td, o, &g))
+		return 1;
+	/* one pseudo-file: the database's address space (as fio's rbd engine) */
+	if (!td->files_index) {
+		add_file(td, td->o.filename ? : "pgpage", 0, 0);
+		td->o.nr_files = td->o.nr_files ? : 1;
+		td->o.open_files++;
+	}
+	f = td->files[0];
+	f->real_file_size = (unsigned long long)o->relations * o->relation_size;
+	fio_file_set_size_known(f);
+	return 0;
+}
+
+static int pg_start_checkpointer(struct thread_data *td, struct pgpage_data *pd,
+				 const struct pgpage_options *o)
+{
+	struct pg_ckpt_conf conf = { 0 };
+	char err[256];
+	int ret;
+
+	conf.timeout_ns = o->checkpoint_timeout * 1000000000ull;
+	conf.pages = o->checkpoint_pages;
+	if (!conf.timeout_ns && !conf.pages)
+		return 0;	/* checkpoints off: no thread, no bookkeeping */
+	conf.target = completion_target(o);
+	conf.flush_after_pages = (o->checkpoint_flush_after + pd->g.bs - 1) / pd->g.bs;
+	if (o->checkpoint_log && *o->checkpoint_log) {
+		conf.log = fopen(o->checkpoint_log, "a");
+		if (!conf.log) {
+			log_err("pgpage: checkpoint_log=%s: %s\n", o->checkpoint_log,
+				strerror(errno));
+			return 1;
+		}
+	}
+	ret = pg_ckpt_start(&pd->ck, &pd->g, &conf, &pd->store->cfg, err, sizeof(err));
+	if (ret) {
+		log_err("pgpage: %s\n", err);
+		if (conf.log)
+			fclose(conf.log);
+		td_verror(td, -ret, "checkpointer");
+		return 1;
+	}
+	return 0;
+}
+
+static int fio_pgpage_init(struct thread_data *td)
+{
+	struct pgpage_options *o = td->eo;
+	struct pgpage_data *pd;
+	unsigned int i;
+
+	pd = calloc(1, sizeof(*pd));
+	if (!pd)
+		return 1;
+	if (pg_geom_init(td, o, &pd->g))
+		goto err;
+	pd->files = calloc(pd->g.nsegs, sizeof(*pd->files));
+	pd->nblocks = calloc(pd->g.relations, sizeof(*pd->nblocks));
+	pd->done = calloc(td->o.iodepth, sizeof(*pd->done));
+	if (!pd->files || !pd->nblocks || !pd->done)
+		goto err;
+	for (i = 0; i < pd->g.relations; i++)
+		pd->nblocks[i] = pd->g.rel_pages;
+	pd->bs_shift = __builtin_ctzll(pd->g.bs);
+	pd->rand = td->o.rand_seed * 2654435761ull + td->thread_number + 1;
+	if (fio_store_connect(td, "pgpage", &o->so, td->o.directory, 0, &pd->store))
+		goto err;
+	pd->async = !!(store_caps(pd->store) & STORE_CAP_ASYNC);
+	if (pg_start_checkpointer(td, pd, o))
+		goto err_store;
+	td->io_ops_data = pd;
+	return 0;
+err_store:
+	store_exit(pd->store);
+err:
+	free(pd->done);
+	free(pd->nblocks);
+	free(pd->files);
+	free(pd);
+	return 1;
+}
+
+/* Record the checkpointer's fsync latencies here, in the job's thread. */
+static void pg_drain(struct thread_data *td, struct pgpage_data *pd)
+{
+	uint64_t lat[PG_LAT_BATCH];
+	unsigned int n, i;
+
+	if (!pd->ck)
+		return;
+	while ((n = pg_ckpt_take_lat(pd->ck, lat, PG_LAT_BATCH)) > 0) {
+		for (i = 0; i < n; i++) {
+			add_sync_clat_sample(&td->ts, lat[i]);
+			td->ts.total_io_u[DDIR_SYNC]++;
+		}
+	}
+	if (atomic_load(&pd->ck->error_hint) && !td->error) {
+		log_err("pgpage: %s\n", pd->ck->errmsg);
+		td_verror(td, -pd->ck->error, "checkpointer");
+	}
+}
+
+/* Stop the checkpointer (with its shutdown checkpoint), record, close. */
+static void pg_shutdown(struct thread_data *td, struct pgpage_data *pd)
+{
+	struct pgpage_options *o = td->eo;
+	struct store_opts so = o->so;
+	char path[4096];
+	unsigned int i;
+
+	if (pd->shut)
+		return;
+	pd->shut = 1;
+	if (pd->ck) {
+		pg_ckpt_stop(pd->ck, o->checkpoint_at_exit);
+		pg_drain(td, pd);
+		if (so.lat_json && *so.lat_json) {
+			/* the checkpointer's store calls: <lat_json>.checkpointer */
+			snprintf(path, sizeof(path), "%s.checkpointer", so.lat_json);
+			so.lat_json = path;
+			so.lat_table = 0;
+			fio_store_report(td, "pgpage", &so, pd->ck->store);
+		}
+		if (pd->ck->conf.log)
+			fclose(pd->ck->conf.log);
+		pg_ckpt_free(pd->ck);
+		pd->ck = NULL;
+	}
+	for (i = 0; i < pd->g.nsegs; i++) {
+		if (pd->files[i])
+			store_close(pd->store, pd->files[i]);
+		pd->files[i] = NULL;
+	}
+}
+
+static void fio_pgpage_cleanup(struct thread_data *td)
+{
+	struct pgpage_options *o = td->eo;
+	struct pgpage_data *pd = td->io_ops_data;
+
+	if (!pd)
+		return;
+	pg_shutdown(td, pd);
+	fio_store_report(td, "pgpage", &o->so, pd->store);
+	store_exit(pd->store);
+	free(pd->done);
+	free(pd->nblocks);
+	free(pd->files);
+	free(pd);
+	td->io_ops_data = NULL;
+}
+
+static int fio_pgpage_io_u_init(struct thread_data *td, struct io_u *io_u)
+{
+	struct pgpage_iou *pi = calloc(1, sizeof(*pi));
+
+	if (!pi)
+		return 1;
+	pi->io_u = io_u;
+	pi->req.priv = pi;
+	io_u->engine_data = pi;
+	return 0;
+}
+
+static void fio_pgpage_io_u_free(struct thread_data *td, struct io_u *io_u)
+{
+	free(io_u->engine_data);
+	io_u->engine_data = NULL;
+}
+
+/* The database's files are opened per segment on first use; fio's pseudo-file is not a file. */
+static int fio_pgpage_open_file(struct thread_data *td, struct fio_file *f)
+{
+	return 0;
+}
+
+static int fio_pgpage_close_file(struct thread_data *td, struct fio_file *f)
+{
+	return 0;
+}
+
+/* unlink=1: remove every segment file the job may have created. */
+static int fio_pgpage_unlink_file(struct thread_data *td, struct fio_file *f)
+{
+	struct pgpage_data *pd = td->io_ops_data;
+	char name[64];
+	unsigned int i;
+	int ret, err = 0;
+
+	if (!pd)
+		return 0;
+	pg_shutdown(td, pd);
+	for (i = 0; i < pd->g.nsegs; i++) {
+		pg_seg_name(&pd->g, i, name, sizeof(name));
+		ret = store_unlink(pd->store, name);
+		if (ret && ret != -ENOENT && !err) {
+			log_err("pgpage: unlink(%s) failed: %s\n", name, strerror(-ret));
+			err = 1;
+		}
+	}
+	return err;
+}
+
+static uint64_t pg_rand(struct pgpage_data *pd)
+{
+	pd->rand ^= pd->rand << 13;
+	pd->rand ^= pd->rand >> 7;
+	pd->rand ^= pd->rand << 17;
+	return pd->rand;
+}
+
+/* offset -> segment index and page in it; gpage numbers pages for the guards. */
+static int pg_map(struct thread_data *td, struct pgpage_data *pd, struct io_u *io_u,
+		  unsigned int *idx, uint64_t *spage, uint64_t *gpage)
+{
+	const struct pgpage_options *o = td->eo;
+	const struct pg_geom *g = &pd->g;
+	uint64_t page = io_u->offset >> pd->bs_shift, blk;	/* bs: a power of two */
+	unsigned int rel;
+
+	if ((io_u->offset & (g->bs - 1)) || io_u->xfer_buflen != g->bs ||
+	    page >= (uint64_t)g->relations * g->rel_pages)
+		return -EINVAL;
+	rel = page / g->rel_pages;
+	blk = page % g->rel_pages;
+	if (io_u->ddir == DDIR_WRITE && o->extend_ratio &&
+	    pd->nblocks[rel] < g->max_pages && pg_rand(pd) % 100 < o->extend_ratio)
+		blk = pd->nblocks[rel]++;	/* relation extension: a new page at the end */
+	*idx = pg_seg_index(g, rel, blk / g->pages_per_seg);
+	*spage = blk % g->pages_per_seg;
+	*gpage = (uint64_t)rel * g->max_pages + blk;
+	return 0;
+}
+
+static int pg_seg_open(struct thread_data *td, struct pgpage_data *pd, unsigned int idx)
+{
+	char name[64];
+	int ret;
+
+	if (pd->files[idx])
+		return 0;
+	pg_seg_name(&pd->g, idx, name, sizeof(name));
+	ret = store_open(pd->store, name, O_RDWR | O_CREAT, 0600,
+			 pg_seg_bytes(&pd->g, idx), &pd->files[idx]);
+	if (ret) {
+		log_err("pgpage: open(%s) failed: %s\n", name, strerror(-ret));
+		return ret;
+	}
+	return 0;
+}
+
+/* A read past the end of a segment is a page never written: zeros. */
+static void pg_finish(struct pgpage_data *pd, struct pgpage_iou *pi, ssize_t res)
+{
+	struct io_u *io_u = pi->io_u;
+
+	if (pi->guarded)
+		pg_guard_exit(pd->ck, pi->gpage);
+	pi->guarded = 0;
+	if (res < 0)
+		io_u->error = -res;
+	else if (io_u->ddir == DDIR_READ && (unsigned long long)res < io_u->xfer_buflen)
+		memset((char *)io_u->xfer_buf + res, 0, io_u->xfer_buflen - res);
+	else if ((unsigned long long)res != io_u->xfer_buflen)
+		io_u->resid = io_u->xfer_buflen - res;
+}
+
+static enum fio_q_status fio_pgpage_queue(struct thread_data *td, struct io_u *io_u)
+{
+	struct pgpage_data *pd = td->io_ops_data;
+	struct pgpage_iou *pi = io_u->engine_data;
+	struct store_req *r = &pi->req;
+	uint64_t spage, gpage;
+	unsigned int idx;
+	int ret;
+
+	fio_ro_check(td, io_u);
+	if (fio_fill_issue_time(td))	/* the page call is the I/O: clat starts here */
+		fio_gettime(&io_u->issue_time, NULL);
+	pg_drain(td, pd);
+	if (io_u->ddir == DDIR_SYNC || io_u->ddir == DDIR_DATASYNC) {
+		/* fsync=/fdatasync= from the job: PostgreSQL leaves that to checkpoints */
+		return FIO_Q_COMPLETED;
+	}
+	if (!ddir_rw(io_u->ddir)) {
+		io_u->error = EOPNOTSUPP;
+		td_verror(td, io_u->error, "pgpage: trim is not supported");
+		return FIO_Q_COMPLETED;
+	}
+	ret = pg_map(td, pd, io_u, &idx, &spage, &gpage);
+	if (!ret)
+		ret = pg_seg_open(td, pd, idx);
+	if (ret) {
+		io_u->error = -ret;
+		td_verror(td, io_u->error, ret == -EINVAL ? "pgpage: offset/bs" : "store_open");
+		return FIO_Q_COMPLETED;
+	}
+	r->file = pd->files[idx];
+	r->buf = io_u->xfer_buf;
+	r->len = io_u->xfer_buflen;
+	r->off = spage * pd->g.bs;
+	r->flags = 0;
+	r->op = io_u->ddir == DDIR_WRITE ? SOP_WRITE : SOP_READ;
+	if (io_u->ddir == DDIR_WRITE && pd->ck) {
+		pi->gpage = gpage;
+		pi->guarded = 1;
+		pg_guard_enter(pd->ck, gpage);
+		pg_ckpt_dirty(pd->ck, idx, spage);
+	}
+	if (!pd->async) {
+		pg_finish(pd, pi, r->op == SOP_WRITE ?
+			  store_pwrite(pd->store, r->file, r->buf, r->len, r->off) :
+			  store_pread(pd->store, r->file, r->buf, r->len, r->off));
+		if (io_u->error)
+			td_verror(td, io_u->error, r->op == SOP_WRITE ? "pwrite" : "pread");
+		return FIO_Q_COMPLETED;
+	}
+	ret = store_submit(pd->store, r);
+	if (ret) {
+		if (pi->guarded)
+			pg_guard_exit(pd->ck, pi->gpage);
+		pi->guarded = 0;
+		if (ret == -EBUSY)
+			return FIO_Q_BUSY;
+		io_u->error = -ret;
+		td_verror(td, io_u->error, "store_submit");
+		return FIO_Q_COMPLETED;
+	}
+	return FIO_Q_QUEUED;
+}
+
+static int fio_pgpage_getevents(struct thread_data *td, unsigned int min,
+				unsigned int max, const struct timespec *t)
+{
+	struct pgpage_data *pd = td->io_ops_data;
+	int64_t timeout = t ? t->tv_sec * 1000000000LL + t->tv_nsec : -1;
+
+	pg_drain(td, pd);
+	return store_reap(pd->store, min, max, pd->done, timeout);
+}
+
+static struct io_u *fio_pgpage_event(struct thread_data *td, int event)
+{
+	struct pgpage_data *pd = td->io_ops_data;
+	struct store_req *r = pd->done[event];
+	struct pgpage_iou *pi = r->priv;
+
+	pg_finish(pd, pi, r->result);
+	return pi->io_u;
+}
+
+struct ioengine_ops ioengine = {
+	.name			= "pgpage",
+	.version		= FIO_IOOPS_VERSION,
+	.flags			= FIO_DISKLESSIO | FIO_NODISKUTIL |
+				  FIO_ASYNCIO_SETS_ISSUE_TIME,
+	.setup			= fio_pgpage_setup,
+	.init			= fio_pgpage_init,
+	.cleanup		= fio_pgpage_cleanup,
+	.queue			= fio_pgpage_queue,
+	.getevents		= fio_pgpage_getevents,
+	.event			= fio_pgpage_event,
+	.open_file		= fio_pgpage_open_file,
+	.close_file		= fio_pgpage_close_file,
+	.unlink_file		= fio_pgpage_unlink_file,
+	.io_u_init		= fio_pgpage_io_u_init,
+	.io_u_free		= fio_pgpage_io_u_free,
+	.option_struct_size	= sizeof(struct pgpage_options),
+	.options		= options,
+};

@@ -1,0 +1,745 @@
+/*
+ * rbdsnap - fio's rbd engine (librbd aio on one RADOS block device) plus a
+ * snapshot schedule: snapshots of the written image are created and trimmed
+ * from a helper thread while the job writes, and the run is reported by
+ * phase (before the first snapshot, with k live snapshots, after removal),
+ * per second, with slow I/Os and the cluster's SLOW_OPS health check.
+ *
+ * It reproduces "a few snapshots made the cluster unresponsive" (seed 003)
+ * and gates Ceph changes on it (tools/snapregress). With no schedule option
+ * it is a drop-in for ioengine=rbd: same options, same I/O path.
+ *
+ * Parts: rbdsnap_sched.c (helper threads, snapshot safety), rbdsnap_report.c
+ * (phases, timeline, JSON sidecar).
+ */
+#include "rbdsnap.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "fio.h"
+#include "optgroup.h"
+
+#define USEC_DAY	(86400ull * 1000000ull)
+
+struct rbdsnap_iou {
+	struct io_u *io_u;
+	rbd_completion_t completion;
+	int io_seen;
+	int io_complete;
+	uint64_t issue_ns;
+	uint64_t done_ns;
+};
+
+/* One cluster connection per process, shared by the jobs that name it. */
+struct rbdsnap_conn {
+	struct rbdsnap_conn *next;
+	char *key;
+	rados_t cluster;
+	int refs;
+};
+
+struct rbdsnap_data {
+	struct rbdsnap_conn *conn;
+	rados_ioctx_t io_ctx;
+	rbd_image_t image;
+	struct io_u **aio_events;
+	int fd;
+	bool connected;
+	bool track;		/* a schedule or snap_json: measure phases */
+	bool sched_on;
+	uint64_t image_size;
+	char what[256];		/* pool/image, for messages */
+	char cache[8], policy[32];
+	int stale_found, stale_removed;
+	struct rs_sched sched;
+	struct rs_report rep;
+	struct rs_event evbuf[64];
+};
+
+struct rbdsnap_options {
+	void *pad;	/* fio stores td here; off1 must not be 0 */
+	char *cluster_name;
+	char *rbd_name;
+	char *pool_name;
+	char *client_name;
+	int busy_poll;
+	unsigned long long snap_interval;	/* usec, like runtime */
+	int snap_every;
+	unsigned long long snap_start_delay;
+	int snap_keep;
+	int snap_count;
+	unsigned long long snap_hold;
+	char *snap_prefix;
+	int snap_remove_at_end;
+	int snap_purge_stale;
+	char *snap_json;
+	unsigned long long slow_threshold;
+	unsigned long long health_interval;
+	unsigned long long connect_timeout;
+};
+
+#define RS_OPT(n, t, field, h, d)					\
+	{								\
+		.name		= n,					\
+		.lname		= "rbdsnap " n,				\
+		.type		= t,					\
+		.off1		= offsetof(struct rbdsnap_options, field),	\
+		.help		= h,					\
+		.def		= d,					\
+		.is_seconds	= (t) == FIO_OPT_STR_VAL_TIME,		\
+		.is_time	= (t) == FIO_OPT_STR_VAL_TIME,		\
+		.category	= FIO_OPT_C_ENGINE,			\
+		.group		= FIO_OPT_G_RBD,			\
+	}
+
+static struct fio_option options[] = {
+	RS_OPT("clustername", FIO_OPT_STR_STORE, cluster_name, "Cluster name for ceph", NULL),
+	RS_OPT("rbdname", FIO_OPT_STR_STORE, rbd_name, "RBD name for RBD engine", NULL),
+	RS_OPT("pool", FIO_OPT_STR_STORE, pool_name,
+	       "Name of the pool hosting the RBD for the RBD engine", NULL),
+	RS_OPT("clientname", FIO_OPT_STR_STORE, client_name,
+	       "Name of the ceph client to access the RBD for the RBD engine", NULL),
+	RS_OPT("busy_poll", FIO_OPT_BOOL, busy_poll,
+	       "Busy poll for completions instead of sleeping", "0"),
+	RS_OPT("snap_interval", FIO_OPT_STR_VAL_TIME, snap_interval,
+	       "Snapshot every this long (bare number = seconds; ms/s/m/h); 0 = off", "0"),
+	RS_OPT("snap_every", FIO_OPT_INT, snap_every,
+	       "Snapshot every this many completed I/Os; 0 = off", "0"),
+	RS_OPT("snap_start_delay", FIO_OPT_STR_VAL_TIME, snap_start_delay,
+	       "No snapshot before this long (clean baseline phase); alone: one snapshot then", "0"),
+	RS_OPT("snap_keep", FIO_OPT_INT, snap_keep,
+	       "Most live snapshots of this run; the oldest is removed beyond it; 0 = no limit", "0"),
+	RS_OPT("snap_count", FIO_OPT_INT, snap_count,
+	       "Snapshots to create in total; 0 = no limit", "0"),
+	RS_OPT("snap_hold", FIO_OPT_STR_VAL_TIME, snap_hold,
+	       "Once snap_count are made, remove them all this long after the last (measures 'after'); 0 = at the end", "0"),
+	RS_OPT("snap_prefix", FIO_OPT_STR_STORE, snap_prefix,
+	       "Name prefix of the snapshots this engine makes and may remove", "dbfio-"),
+	RS_OPT("snap_remove_at_end", FIO_OPT_BOOL, snap_remove_at_end,
+	       "Remove this run's snapshots when the job ends (also on SIGINT/SIGTERM)", "1"),
+	RS_OPT("snap_purge_stale", FIO_OPT_BOOL, snap_purge_stale,
+	       "Remove unprotected <prefix><runid>-<n> snapshots left by a killed run", "0"),
+	RS_OPT("snap_json", FIO_OPT_STR_STORE, snap_json,
+	       "Write phases, snapshot events and the per-second timeline to this JSON file", NULL),
+	RS_OPT("slow_threshold", FIO_OPT_STR_VAL_TIME, slow_threshold,
+	       "An I/O taking this long or longer counts as slow", "1"),
+	RS_OPT("health_interval", FIO_OPT_STR_VAL_TIME, health_interval,
+	       "Poll cluster health (SLOW_OPS) this often while measuring; 0 = off", "1"),
+	RS_OPT("connect_timeout", FIO_OPT_STR_VAL_TIME, connect_timeout,
+	       "Bound on connecting and on monitor calls (client_mount_timeout, rados_mon_op_timeout)", "15"),
+	{
+		.name	= NULL,
+	},
+};
+
+static pthread_mutex_t rbdsnap_conn_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct rbdsnap_conn *rbdsnap_conns;
+
+static bool rbdsnap_bad_time(const char *opt, unsigned long long v, unsigned long long max)
+{
+	if ((long long)v < 0 || v > max) {
+		log_err("rbdsnap: %s=%lld: out of range (0 .. %llus)\n", opt,
+			(long long)v / 1000000, max / 1000000);
+		return true;
+	}
+	return false;
+}
+
+static bool rbdsnap_bad_int(const char *opt, int v)
+{
+	if (v < 0) {
+		log_err("rbdsnap: %s=%d: must not be negative\n", opt, v);
+		return true;
+	}
+	return false;
+}
+
+/* fio does not range-check engine options: refuse nonsense here */
+static int rbdsnap_check_opts(struct rbdsnap_options *o)
+{
+	bool trigger = o->snap_interval || o->snap_every || o->snap_start_delay;
+
+	if (!o->pool_name || !o->rbd_name) {
+		log_err("rbdsnap: %s= is required\n", o->pool_name ? "rbdname" : "pool");
+		return 1;
+	}
+	if (rbdsnap_bad_time("snap_interval", o->snap_interval, 30 * USEC_DAY) ||
+	    rbdsnap_bad_time("snap_start_delay", o->snap_start_delay, 30 * USEC_DAY) ||
+	    rbdsnap_bad_time("snap_hold", o->snap_hold, 30 * USEC_DAY) ||
+	    rbdsnap_bad_time("slow_threshold", o->slow_threshold, USEC_DAY) ||
+	    rbdsnap_bad_time("health_interval", o->health_interval, USEC_DAY) ||
+	    rbdsnap_bad_time("connect_timeout", o->connect_timeout, USEC_DAY) ||
+	    rbdsnap_bad_int("snap_every", o->snap_every) ||
+	    rbdsnap_bad_int("snap_keep", o->snap_keep) ||
+	    rbdsnap_bad_int("snap_count", o->snap_count))
+		return 1;
+	if (!trigger && (o->snap_keep || o->snap_count || o->snap_hold)) {
+		log_err("rbdsnap: snap_%s=%llu: needs snap_interval, snap_every or snap_start_delay\n",
+			o->snap_keep ? "keep" : o->snap_count ? "count" : "hold",
+			o->snap_keep ? (unsigned long long)o->snap_keep :
+			o->snap_count ? (unsigned long long)o->snap_count : o->snap_hold / 1000000);
+		return 1;
+	}
+	if (!o->snap_interval && !o->snap_every && o->snap_count > 1) {
+		log_err("rbdsnap: snap_count=%d: snap_start_delay alone takes one snapshot; "
+			"add snap_interval or snap_every\n", o->snap_count);
+		return 1;
+	}
+	if (o->snap_hold && !o->snap_count && (o->snap_interval || o->snap_every)) {
+		log_err("rbdsnap: snap_hold=%llus: needs snap_count (when is the last snapshot?)\n",
+			o->snap_hold / 1000000);
+		return 1;
+	}
+	if (!o->snap_prefix || !*o->snap_prefix || strlen(o->snap_prefix) > 64 ||
+	    strpbrk(o->snap_prefix, "@/ \t")) {
+		log_err("rbdsnap: snap_prefix=%s: 1-64 characters, no '@', '/' or blanks\n",
+			o->snap_prefix ? o->snap_prefix : "");
+		return 1;
+	}
+	if (!o->slow_threshold) {
+		log_err("rbdsnap: slow_threshold=0: every I/O would be slow\n");
+		return 1;
+	}
+	if (o->health_interval && o->health_interval < 100000) {
+		log_err("rbdsnap: health_interval=%lluus: below 100ms floods the monitor\n",
+			o->health_interval);
+		return 1;
+	}
+	if (o->connect_timeout < 1000000) {
+		log_err("rbdsnap: connect_timeout=%lluus: at least 1s (0 would wait forever)\n",
+			o->connect_timeout);
+		return 1;
+	}
+	return 0;
+}
+
+static int rbdsnap_conn_new(struct rbdsnap_options *o, struct rbdsnap_conn *c)
+{
+	char tmo[32], *client = NULL;
+	const char *who;
+	int r;
+
+	if (o->cluster_name) {
+		/* rados_create2 wants a full type.id name */
+		if (o->client_name && !strchr(o->client_name, '.') &&
+		    asprintf(&client, "client.%s", o->client_name) < 0)
+			return -ENOMEM;
+		r = rados_create2(&c->cluster, o->cluster_name,
+				  client ? client : o->client_name, 0);
+		free(client);
+	} else
+		r = rados_create(&c->cluster, o->client_name);
+	who = o->client_name ? o->client_name : "admin";
+	if (r < 0) {
+		log_err("rbdsnap: rados_create(%s) failed: %s\n", who, strerror(-r));
+		return r;
+	}
+	r = rados_conf_read_file(c->cluster, NULL);
+	if (r < 0) {
+		log_err("rbdsnap: rados_conf_read_file(%s) failed: %s\n",
+			getenv("CEPH_CONF") ? getenv("CEPH_CONF") : "default path", strerror(-r));
+		goto out;
+	}
+	rados_conf_parse_env(c->cluster, NULL);	/* CEPH_ARGS */
+	/* a dead monitor, a wrong key or a missing pool must fail, not hang */
+	snprintf(tmo, sizeof(tmo), "%llu", o->connect_timeout / 1000000);
+	rados_conf_set(c->cluster, "client_mount_timeout", tmo);
+	rados_conf_set(c->cluster, "rados_mon_op_timeout", tmo);
+	r = rados_connect(c->cluster);
+	if (r < 0) {
+		log_err("rbdsnap: rados_connect(client.%s) failed: %s (connect_timeout=%ss)\n",
+			who, strerror(-r), tmo);
+		goto out;
+	}
+	return 0;
+out:
+	rados_shutdown(c->cluster);
+	c->cluster = NULL;
+	return r;
+}
+
+static struct rbdsnap_conn *rbdsnap_conn_get(struct rbdsnap_options *o)
+{
+	struct rbdsnap_conn *c;
+	char *key;
+
+	if (asprintf(&key, "%s\n%s", o->cluster_name ? o->cluster_name : "",
+		     o->client_name ? o->client_name : "") < 0)
+		return NULL;
+	pthread_mutex_lock(&rbdsnap_conn_lock);
+	for (c = rbdsnap_conns; c; c = c->next)
+		if (!strcmp(c->key, key))
+			break;
+	if (c) {
+		c->refs++;
+		free(key);
+	} else if ((c = calloc(1, sizeof(*c)))) {
+		c->key = key;
+		if (rbdsnap_conn_new(o, c)) {
+			free(c->key);
+			free(c);
+			c = NULL;
+		} else {
+			c->refs = 1;
+			c->next = rbdsnap_conns;
+			rbdsnap_conns = c;
+		}
+	} else
+		free(key);
+	pthread_mutex_unlock(&rbdsnap_conn_lock);
+	return c;
+}
+
+static void rbdsnap_conn_put(struct rbdsnap_conn *c)
+{
+	struct rbdsnap_conn **pp;
+
+	pthread_mutex_lock(&rbdsnap_conn_lock);
+	if (--c->refs == 0) {
+		for (pp = &rbdsnap_conns; *pp; pp = &(*pp)->next)
+			if (*pp == c) {
+				*pp = c->next;
+				break;
+			}
+		rados_shutdown(c->cluster);
+		free(c->key);
+		free(c);
+	}
+	pthread_mutex_unlock(&rbdsnap_conn_lock);
+}
+
+static void rbdsnap_disconnect(struct rbdsnap_data *sd)
+{
+	if (sd->fd != -1) {
+		close(sd->fd);
+		sd->fd = -1;
+	}
+	if (sd->image) {
+		rbd_close(sd->image);
+		sd->image = NULL;
+	}
+	if (sd->io_ctx) {
+		rados_ioctx_destroy(sd->io_ctx);
+		sd->io_ctx = NULL;
+	}
+	if (sd->conn) {
+		rbdsnap_conn_put(sd->conn);
+		sd->conn = NULL;
+	}
+	sd->connected = false;
+}
+
+static int rbdsnap_connect(struct thread_data *td, struct rbdsnap_data *sd)
+{
+	struct rbdsnap_options *o = td->eo;
+	int r;
+
+	snprintf(sd->what, sizeof(sd->what), "%s/%s", o->pool_name, o->rbd_name);
+	sd->conn = rbdsnap_conn_get(o);
+	if (!sd->conn)
+		return 1;
+	r = rados_ioctx_create(sd->conn->cluster, o->pool_name, &sd->io_ctx);
+	if (r < 0) {
+		log_err("rbdsnap: rados_ioctx_create(%s) failed: %s\n", o->pool_name, strerror(-r));
+		goto err;
+	}
+	/* as fio's rbd engine: direct=1 turns the cache off (process-wide here) */
+	if (td->o.odirect && rados_conf_set(sd->conn->cluster, "rbd_cache", "false") < 0)
+		log_info("rbdsnap: failed to disable the librbd cache\n");
+	r = rbd_open(sd->io_ctx, o->rbd_name, &sd->image, NULL);
+	if (r < 0) {
+		log_err("rbdsnap: rbd_open(%s) failed: %s\n", sd->what, strerror(-r));
+		goto err;
+	}
+	/* a first flush makes the cache leave writethrough for writeback/around */
+	if (!td->o.odirect && rbd_flush(sd->image) < 0)
+		log_info("rbdsnap: failed to issue initial flush\n");
+	sd->fd = eventfd(0, EFD_SEMAPHORE);
+	if (sd->fd < 0) {
+		log_err("rbdsnap: eventfd failed: %s\n", strerror(errno));
+		goto err;
+	}
+	r = rbd_set_image_notification(sd->image, sd->fd, EVENT_TYPE_EVENTFD);
+	if (r < 0) {
+		log_err("rbdsnap: rbd_set_image_notification(%s) failed: %s\n", sd->what, strerror(-r));
+		goto err;
+	}
+	sd->connected = true;
+	return 0;
+err:
+	rbdsnap_disconnect(sd);
+	return 1;
+}
+
+static void rbdsnap_finish_aiocb(rbd_completion_t comp, void *data)
+{
+	struct rbdsnap_iou *fri = data;
+	struct io_u *io_u = fri->io_u;
+	ssize_t ret;
+
+	fri->done_ns = latstat_now_ns();
+	/* 0 or -errno: librbd does not complete partially */
+	ret = rbd_aio_get_return_value(fri->completion);
+	if (ret < 0) {
+		io_u->error = -ret;
+		io_u->resid = io_u->xfer_buflen;
+	} else
+		io_u->error = 0;
+	__atomic_store_n(&fri->io_complete, 1, __ATOMIC_RELEASE);
+}
+
+static struct io_u *fio_rbdsnap_event(struct thread_data *td, int event)
+{
+	struct rbdsnap_data *sd = td->io_ops_data;
+
+	return sd->aio_events[event];
+}
+
+static int rbdsnap_check_complete(struct rbdsnap_data *sd, struct io_u *io_u,
+				  unsigned int *events)
+{
+	struct rbdsnap_iou *fri = io_u->engine_data;
+
+	if (!__atomic_load_n(&fri->io_complete, __ATOMIC_ACQUIRE))
+		return 0;
+	fri->io_seen = 1;
+	sd->aio_events[*events] = io_u;
+	(*events)++;
+	rbd_aio_release(fri->completion);
+	return 1;
+}
+
+/* fio's rbd engine with CONFIG_RBD_POLL: eventfd + rbd_poll_io_events */
+static int rbdsnap_iter_events(struct thread_data *td, unsigned int *events,
+			       unsigned int min_evts, int wait)
+{
+	struct rbdsnap_data *sd = td->io_ops_data;
+	rbd_completion_t comps[min_evts ? min_evts : 1];
+	struct pollfd pfd = { .fd = sd->fd, .events = POLLIN };
+	unsigned int this_events = 0;
+	uint64_t counter;
+	int i, n;
+
+	if (poll(&pfd, 1, wait ? -1 : 0) <= 0 || !(pfd.revents & POLLIN))
+		return 0;
+	n = rbd_poll_io_events(sd->image, comps, min_evts ? min_evts : 1);
+	for (i = 0; i < n; i++) {
+		struct rbdsnap_iou *fri = rbd_aio_get_arg(comps[i]);
+
+		/* best effort to decrement the semaphore */
+		if (read(sd->fd, &counter, sizeof(counter)) <= 0)
+			log_err("rbdsnap: eventfd read failed\n");
+		if (rbdsnap_check_complete(sd, fri->io_u, events))
+			this_events++;
+	}
+	return this_events;
+}
+
+/* Job thread: helper events become fio sync latencies and report entries. */
+static void rbdsnap_drain(struct thread_data *td, struct rbdsnap_data *sd)
+{
+	int i, n;
+
+	while ((n = rs_sched_drain(&sd->sched, sd->evbuf, (int)(sizeof(sd->evbuf) / sizeof(sd->evbuf[0])))) > 0)
+		for (i = 0; i < n; i++) {
+			struct rs_event *e = &sd->evbuf[i];
+
+			if (e->type != RS_EV_HEALTH && e->ret >= 0)
+				add_sync_clat_sample(&td->ts, e->lat_ns);
+			rs_report_event(&sd->rep, e);
+		}
+}
+
+static int fio_rbdsnap_getevents(struct thread_data *td, unsigned int min,
+				 unsigned int max, const struct timespec *t)
+{
+	struct rbdsnap_data *sd = td->io_ops_data;
+	struct rbdsnap_options *o = td->eo;
+	unsigned int this_events, events = 0, i;
+	int wait = 0;
+
+	do {
+		this_events = rbdsnap_iter_events(td, &events, min, wait);
+		if (events >= min)
+			break;
+		if (this_events)
+			continue;
+		if (!o->busy_poll)
+			wait = 1;
+	} while (1);
+
+	if (sd->sched_on) {
+		rbdsnap_drain(td, sd);
+		for (i = 0; i < events; i++) {
+			struct rbdsnap_iou *fri = sd->aio_events[i]->engine_data;
+
+			rs_report_io(&sd->rep, fri->done_ns, fri->done_ns - fri->issue_ns);
+		}
+		rs_sched_kick(&sd->sched, events);
+	}
+	return events;
+}
+
+static enum fio_q_status fio_rbdsnap_queue(struct thread_data *td, struct io_u *io_u)
+{
+	struct rbdsnap_data *sd = td->io_ops_data;
+	struct rbdsnap_iou *fri = io_u->engine_data;
+	const char *call = "rbd_aio_create_completion";
+	int r;
+
+	fio_ro_check(td, io_u);
+
+	fri->io_seen = 0;
+	fri->io_complete = 0;
+	r = rbd_aio_create_completion(fri, rbdsnap_finish_aiocb, &fri->completion);
+	if (r < 0)
+		goto failed;
+	if (sd->sched_on)
+		fri->issue_ns = latstat_now_ns();
+
+	switch (io_u->ddir) {
+	case DDIR_WRITE:
+		call = "rbd_aio_write";
+		r = rbd_aio_write(sd->image, io_u->offset, io_u->xfer_buflen,
+				  io_u->xfer_buf, fri->completion);
+		break;
+	case DDIR_READ:
+		call = "rbd_aio_read";
+		r = rbd_aio_read(sd->image, io_u->offset, io_u->xfer_buflen,
+				 io_u->xfer_buf, fri->completion);
+		break;
+	case DDIR_TRIM:
+		call = "rbd_aio_discard";
+		r = rbd_aio_discard(sd->image, io_u->offset, io_u->xfer_buflen,
+				    fri->completion);
+		break;
+	case DDIR_SYNC:
+		call = "rbd_aio_flush";
+		r = rbd_aio_flush(sd->image, fri->completion);
+		break;
+	default:
+		call = "ddir";
+		r = -EINVAL;
+		break;
+	}
+	if (r < 0)
+		goto failed_comp;
+	return FIO_Q_QUEUED;
+
+failed_comp:
+	rbd_aio_release(fri->completion);
+failed:
+	log_err("rbdsnap: %s(%s) failed: %s\n", call, sd->what, strerror(-r));
+	io_u->error = -r;
+	td_verror(td, io_u->error, call);
+	return FIO_Q_COMPLETED;
+}
+
+static void rbdsnap_cache_state(struct rbdsnap_data *sd)
+{
+	char v[32] = "";
+
+	strcpy(sd->cache, "unknown");
+	if (!rados_conf_get(sd->conn->cluster, "rbd_cache", v, sizeof(v)))
+		strcpy(sd->cache, !strcmp(v, "true") ? "on" : "off");
+	if (strcmp(sd->cache, "on") ||
+	    rados_conf_get(sd->conn->cluster, "rbd_cache_policy", sd->policy, sizeof(sd->policy)))
+		sd->policy[0] = '\0';
+}
+
+/* Job thread, before the first I/O: the clock starts, helpers start. */
+static int fio_rbdsnap_init(struct thread_data *td)
+{
+	struct rbdsnap_data *sd = td->io_ops_data;
+	struct rbdsnap_options *o = td->eo;
+	struct rs_sched_cfg *c = &sd->sched.cfg;
+	int r;
+
+	if (!sd->connected && rbdsnap_connect(td, sd))
+		return 1;
+	if (!sd->track)
+		return 0;
+	c->interval_ns = o->snap_interval * 1000;
+	c->start_delay_ns = o->snap_start_delay * 1000;
+	c->hold_ns = o->snap_hold * 1000;
+	c->health_ns = o->health_interval * 1000;
+	c->every = o->snap_every;
+	c->keep = o->snap_keep;
+	c->count = o->snap_count;
+	c->prefix = o->snap_prefix;
+	c->snapshots = o->snap_interval || o->snap_every || o->snap_start_delay;
+	sd->sched.image = sd->image;
+	sd->sched.cluster = sd->conn->cluster;
+	r = rs_sched_start(&sd->sched);
+	sd->sched_on = true;	/* stop joins whatever did start */
+	rs_report_init(&sd->rep, sd->sched.t0_ns, o->slow_threshold * 1000);
+	if (r) {
+		log_err("rbdsnap: pthread_create failed: %s\n", strerror(-r));
+		return 1;
+	}
+	return 0;
+}
+
+static void rbdsnap_finish(struct thread_data *td, struct rbdsnap_data *sd)
+{
+	struct rbdsnap_options *o = td->eo;
+	struct rs_meta m = {
+		.job = td->o.name, .pool = o->pool_name, .image = o->rbd_name,
+		.runid = sd->sched.runid, .prefix = o->snap_prefix, .cache = sd->cache,
+		.cache_policy = sd->policy[0] ? sd->policy : NULL,
+		.image_size = sd->image_size, .cfg = &sd->sched.cfg,
+		.stale_found = sd->stale_found, .stale_removed = sd->stale_removed,
+	};
+	char path[4096];
+	int r;
+
+	rbdsnap_drain(td, sd);
+	rs_report_end(&sd->rep, latstat_now_ns());
+	/* fio ends jobs normally on SIGINT/SIGTERM: this runs then too */
+	rs_sched_stop(&sd->sched, o->snap_remove_at_end);
+	rbdsnap_drain(td, sd);
+	sd->sched_on = false;
+	m.dropped = sd->sched.dropped;
+	rs_report_print(stderr, &sd->rep, &m);
+	if (o->snap_json) {
+		/* one file per job: the first job gets the name as given */
+		if (td->thread_number > 1)
+			snprintf(path, sizeof(path), "%s.%d", o->snap_json, td->thread_number);
+		else
+			snprintf(path, sizeof(path), "%s", o->snap_json);
+		r = rs_report_json(path, &sd->rep, &m);
+		if (r)
+			log_err("rbdsnap: snap_json=%s: %s\n", path, strerror(-r));
+	}
+	rs_report_free(&sd->rep);
+	rs_sched_free(&sd->sched);
+}
+
+static void fio_rbdsnap_cleanup(struct thread_data *td)
+{
+	struct rbdsnap_data *sd = td->io_ops_data;
+
+	if (!sd)
+		return;
+	if (sd->sched_on)
+		rbdsnap_finish(td, sd);
+	rbdsnap_disconnect(sd);
+	free(sd->aio_events);
+	free(sd);
+	td->io_ops_data = NULL;
+}
+
+/* Main thread, before the jobs start: connect, size the image, look for leftovers. */
+static int fio_rbdsnap_setup(struct thread_data *td)
+{
+	struct rbdsnap_options *o = td->eo;
+	struct rbdsnap_data *sd;
+	rbd_image_info_t info;
+	int r;
+
+	if (td->io_ops_data)
+		return 0;
+	if (rbdsnap_check_opts(o))
+		return 1;
+	sd = calloc(1, sizeof(*sd));
+	if (!sd)
+		return 1;
+	sd->fd = -1;
+	sd->aio_events = calloc(td->o.iodepth, sizeof(struct io_u *));
+	td->io_ops_data = sd;
+	if (!sd->aio_events)
+		goto err;
+	/* librbd does not survive fork: the job must run in this process */
+	td->o.use_thread = 1;
+
+	if (rbdsnap_connect(td, sd))
+		goto err;
+	r = rbd_stat(sd->image, &info, sizeof(info));
+	if (r < 0 || !info.size) {
+		log_err("rbdsnap: rbd_stat(%s) failed: %s\n", sd->what,
+			r < 0 ? strerror(-r) : "image size is 0");
+		goto err;
+	}
+	sd->image_size = info.size;
+	/* as fio's rbd engine: a pseudo file the size of the image */
+	if (!td->files_index) {
+		add_file(td, td->o.filename ? : "rbd", 0, 0);
+		td->o.nr_files = td->o.nr_files ? : 1;
+		td->o.open_files++;
+	}
+	td->files[0]->real_file_size = info.size;
+
+	rbdsnap_cache_state(sd);
+	rs_make_runid(sd->sched.runid, sizeof(sd->sched.runid));
+	sd->track = o->snap_interval || o->snap_every || o->snap_start_delay || o->snap_json;
+	r = rs_stale_scan(sd->image, sd->what, o->snap_prefix, o->snap_purge_stale,
+			  &sd->stale_removed);
+	if (r < 0)
+		log_err("rbdsnap: rbd_snap_list(%s) failed: %s\n", sd->what, strerror(-r));
+	else
+		sd->stale_found = r;
+	if (sd->track)
+		fprintf(stderr, "rbdsnap: %s: %llu MiB, librbd cache %s%s%s%s, run %s\n",
+			sd->what, (unsigned long long)(info.size >> 20), sd->cache,
+			sd->policy[0] ? " (" : "", sd->policy, sd->policy[0] ? ")" : "",
+			sd->sched.runid);
+	return 0;
+err:
+	fio_rbdsnap_cleanup(td);
+	return 1;
+}
+
+static int fio_rbdsnap_open(struct thread_data *td, struct fio_file *f)
+{
+	return 0;
+}
+
+static int fio_rbdsnap_invalidate(struct thread_data *td, struct fio_file *f)
+{
+#ifdef CONFIG_RBD_INVAL
+	struct rbdsnap_data *sd = td->io_ops_data;
+
+	return rbd_invalidate_cache(sd->image);
+#else
+	return 0;
+#endif
+}
+
+static void fio_rbdsnap_io_u_free(struct thread_data *td, struct io_u *io_u)
+{
+	free(io_u->engine_data);
+	io_u->engine_data = NULL;
+}
+
+static int fio_rbdsnap_io_u_init(struct thread_data *td, struct io_u *io_u)
+{
+	struct rbdsnap_iou *fri = calloc(1, sizeof(*fri));
+
+	if (!fri)
+		return 1;
+	fri->io_u = io_u;
+	io_u->engine_data = fri;
+	return 0;
+}
+
+struct ioengine_ops ioengine = {
+	.name			= "rbdsnap",
+	.version		= FIO_IOOPS_VERSION,
+	.setup			= fio_rbdsnap_setup,
+	.init			= fio_rbdsnap_init,
+	.queue			= fio_rbdsnap_queue,
+	.getevents		= fio_rbdsnap_getevents,
+	.event			= fio_rbdsnap_event,
+	.cleanup		= fio_rbdsnap_cleanup,
+	.open_file		= fio_rbdsnap_open,
+	.invalidate		= fio_rbdsnap_invalidate,
+	.options		= options,
+	.io_u_init		= fio_rbdsnap_io_u_init,
+	.io_u_free		= fio_rbdsnap_io_u_free,
+	.option_struct_size	= sizeof(struct rbdsnap_options),
+};

@@ -1,0 +1,145 @@
+/*
+ * rbdsnap.h - what the parts of the rbdsnap engine share: rbdsnap.c (the fio
+ * hooks, librbd aio), rbdsnap_sched.c (snapshot and health threads, snapshot
+ * safety) and rbdsnap_report.c (phases, timeline, JSON sidecar).
+ *
+ * Only plain C, librbd/librados and latstat here: no fio header, so the
+ * helper threads cannot touch fio's state by accident.
+ */
+#ifndef DBFIO_RBDSNAP_H
+#define DBFIO_RBDSNAP_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <rados/librados.h>
+#include <rbd/librbd.h>
+
+#include "latstat.h"
+
+#define RS_NAME_MAX	128	/* snapshot names we make or recognise */
+#define RS_RING		512	/* events in flight from helper threads to the job */
+#define RS_MAXK		32	/* phases "k live snapshots" tracked separately */
+#define RS_NPHASE	(RS_MAXK + 2)	/* baseline, 1..RS_MAXK, after */
+#define RS_PH_AFTER	(RS_MAXK + 1)
+
+enum rs_ev_type {
+	RS_EV_CREATE,
+	RS_EV_REMOVE,
+	RS_EV_HEALTH,
+};
+
+/* One thing that happened outside the I/O path, handed to the job thread. */
+struct rs_event {
+	int type;
+	int ret;		/* 0 or -errno of the librbd / librados call */
+	int live;		/* own live snapshots after a create/remove */
+	int health;		/* 0 OK, 1 WARN, 2 ERR, -1 poll failed */
+	uint32_t slow_ops;	/* from the SLOW_OPS health check */
+	uint64_t t_ns;		/* when it ended (latstat_now_ns clock) */
+	uint64_t lat_ns;	/* how long the call took */
+	char name[RS_NAME_MAX];	/* snapshot name, or the health summary */
+};
+
+/* The schedule, copied out of the option struct (times in ns). */
+struct rs_sched_cfg {
+	uint64_t interval_ns;
+	uint64_t start_delay_ns;
+	uint64_t hold_ns;
+	uint64_t health_ns;
+	long every;		/* I/Os between snapshots, 0 = off */
+	int keep;		/* 0 = no limit */
+	int count;		/* 0 = no limit */
+	bool snapshots;		/* any schedule option set */
+	const char *prefix;
+};
+
+struct rs_sched {
+	struct rs_sched_cfg cfg;
+	rbd_image_t image;
+	rados_t cluster;
+	char runid[16];
+
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	pthread_t snap_thread, health_thread;
+	bool snap_started, health_started;
+	bool stop;
+	uint64_t ios;		/* completed I/Os, for snap_every */
+	uint64_t t0_ns;
+
+	/* own live snapshots, oldest first; only the snapshot thread writes
+	 * it while running, the job thread after joining it */
+	char (*own)[RS_NAME_MAX];
+	int nown, own_cap;
+	int created, removed;
+
+	struct rs_event ring[RS_RING];
+	unsigned int head, tail, dropped;
+};
+
+struct rs_phase {
+	struct latstat ls;
+	uint64_t dur_ns;
+	uint64_t slow;
+};
+
+struct rs_sec {
+	uint32_t ios;
+	uint32_t slow;
+	uint64_t max_ns;
+	int16_t live;
+	int8_t health;		/* worst seen in the second, -2 = not polled */
+	uint32_t slow_ops;
+};
+
+struct rs_report {
+	uint64_t t0_ns, phase_t_ns, end_ns;
+	uint64_t slow_ns;
+	int phase, live;
+	bool had_snap;
+	uint64_t ios, slow;
+	struct rs_phase ph[RS_NPHASE];
+	struct rs_sec *sec;
+	size_t nsec, sec_cap;
+	struct rs_event *ev;
+	size_t nev, ev_cap;
+	unsigned int health_polls;
+	int health_worst, health_last;
+	uint32_t slow_ops_max;
+};
+
+/* What the report says about the run besides the numbers. */
+struct rs_meta {
+	const char *job, *pool, *image, *runid, *prefix;
+	const char *cache, *cache_policy;
+	uint64_t image_size;
+	const struct rs_sched_cfg *cfg;
+	int stale_found, stale_removed;
+	unsigned int dropped;
+};
+
+/* rbdsnap_sched.c */
+void rs_make_runid(char *buf, size_t len);
+bool rs_is_own_name(const char *name, const char *prefix);
+int rs_stale_scan(rbd_image_t image, const char *what, const char *prefix,
+		  bool purge, int *removed);
+int rs_sched_start(struct rs_sched *s);
+void rs_sched_kick(struct rs_sched *s, unsigned int ios);
+int rs_sched_drain(struct rs_sched *s, struct rs_event *out, int max);
+void rs_sched_stop(struct rs_sched *s, bool remove_own);
+void rs_sched_free(struct rs_sched *s);
+const char *rs_health_name(int h);
+
+/* rbdsnap_report.c */
+int rs_report_init(struct rs_report *r, uint64_t t0_ns, uint64_t slow_ns);
+void rs_report_io(struct rs_report *r, uint64_t done_ns, uint64_t lat_ns);
+void rs_report_event(struct rs_report *r, const struct rs_event *e);
+void rs_report_end(struct rs_report *r, uint64_t end_ns);
+void rs_report_print(FILE *out, const struct rs_report *r, const struct rs_meta *m);
+int rs_report_json(const char *path, const struct rs_report *r, const struct rs_meta *m);
+void rs_report_free(struct rs_report *r);
+
+#endif

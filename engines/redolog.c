@@ -1,0 +1,480 @@
+/*
+ * redolog - a database's commit path: append the transaction's log record
+ * and make it durable, as InnoDB (MySQL 8.0, MariaDB 10.11) writes its redo
+ * log and PostgreSQL its WAL, through a dbfio store backend.
+ *
+ * One io_u is one commit record of xfer_buflen bytes (fio's offset is
+ * ignored: the log decides where the record goes). queue() copies the record
+ * into the log buffer and returns FIO_Q_QUEUED; getevents() writes all
+ * records waiting at that moment as one group (one write per file run, one
+ * flush) and completes them all: group commit where records really wait.
+ * The log layout, padding, wrap and recycling live in redolog_log.c.
+ *
+ * Latency: the engine stamps io_u->issue_time when the record is queued
+ * (FIO_ASYNCIO_SETS_ISSUE_TIME), so fio's clat is the commit latency, queued
+ * -> durable. Each flush goes to fio's sync latency (sync.lat_ns; its N is
+ * the flush count; sync.total_ios only counts fio's own fsync= io_us).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fio.h"
+#include "optgroup.h"
+
+#include "fio_store.h"
+#include "redolog.h"
+
+struct redolog_data {
+	struct store *store;
+	struct rl_log log;
+	int log_open, log_ok;
+	struct io_u **pend;	/* queued, not yet written */
+	unsigned int npend;
+	struct io_u **done;	/* completed by the last group, handed out in turn */
+	unsigned int ndone, nout, evbase;
+};
+
+struct redolog_options {
+	void *pad;	/* fio stores td here; off1 must not be 0 */
+	struct store_opts so;
+	char *flavor;
+	unsigned long long log_file_size;
+	unsigned int files_in_group;
+	unsigned long long write_ahead;
+	char *flush_method;
+	unsigned int use_fdatasync;
+	unsigned int trx_commit;
+	unsigned long long log_buffer;
+	unsigned int file_buffering;
+	unsigned int mariadb_block;
+	unsigned long long wal_segment_size;
+	unsigned int wal_segments;
+	char *wal_sync_method;
+	unsigned long long wal_buffers;
+	char *log_prefix;
+	char *lsn_file;
+	char *write_trace;
+	unsigned int skip_flush;
+};
+
+#define RL_OPT(nm, t, field, hlp, dflt)					\
+	{								\
+		.name		= nm,					\
+		.lname		= nm,					\
+		.type		= t,					\
+		.off1		= offsetof(struct redolog_options, field),	\
+		.help		= hlp,					\
+		.def		= dflt,					\
+		.category	= FIO_OPT_C_ENGINE,			\
+		.group		= FIO_OPT_G_INVALID,			\
+	}
+
+static struct fio_option options[] = {
+	FIO_STORE_OPTIONS(struct redolog_options, so),
+	RL_OPT("flavor", FIO_OPT_STR_STORE, flavor,
+	       "Log layout: mysql (8.0 InnoDB), mariadb (10.11 InnoDB) or postgres (WAL)", "mysql"),
+	RL_OPT("innodb_log_file_size", FIO_OPT_STR_VAL, log_file_size,
+	       "mysql/mariadb: size of each log file (0: 48M mysql, 96M mariadb)", "0"),
+	RL_OPT("innodb_log_files_in_group", FIO_OPT_INT, files_in_group,
+	       "mysql: number of circular log files ib_logfile0..N-1", "2"),
+	RL_OPT("innodb_log_write_ahead_size", FIO_OPT_STR_VAL, write_ahead,
+	       "mysql: pad a write entering a new window to this size (power of two, 512..16k)", "8192"),
+	RL_OPT("innodb_flush_method", FIO_OPT_STR_STORE, flush_method,
+	       "mysql/mariadb: fsync, O_DSYNC, O_DIRECT or O_DIRECT_NO_FSYNC", "fsync"),
+	RL_OPT("innodb_use_fdatasync", FIO_OPT_BOOL, use_fdatasync,
+	       "mysql: flush the log with fdatasync() instead of fsync()", "0"),
+	RL_OPT("innodb_flush_log_at_trx_commit", FIO_OPT_INT, trx_commit,
+	       "mysql/mariadb: 1 write+flush per commit, 2 write per commit + flush each second, 0 both each second", "1"),
+	RL_OPT("innodb_log_buffer_size", FIO_OPT_STR_VAL, log_buffer,
+	       "mysql/mariadb: log buffer (trx_commit=0 writes when half full)", "16M"),
+	RL_OPT("innodb_log_file_buffering", FIO_OPT_BOOL, file_buffering,
+	       "mariadb: 0 opens ib_logfile0 with O_DIRECT (10.11 default), 1 buffered", "0"),
+	RL_OPT("innodb_log_write_size", FIO_OPT_INT, mariadb_block,
+	       "mariadb: write granularity, the device's physical block size (512..4096)", "512"),
+	RL_OPT("wal_segment_size", FIO_OPT_STR_VAL, wal_segment_size,
+	       "postgres: WAL segment size (power of two, 1M..1G)", "16M"),
+	RL_OPT("wal_segments", FIO_OPT_INT, wal_segments,
+	       "postgres: segments kept and recycled (min_wal_size / wal_segment_size)", "5"),
+	RL_OPT("wal_sync_method", FIO_OPT_STR_STORE, wal_sync_method,
+	       "postgres: fdatasync, fsync, open_datasync or open_sync", "fdatasync"),
+	RL_OPT("wal_buffers", FIO_OPT_STR_VAL, wal_buffers,
+	       "postgres: WAL buffer size", "16M"),
+	RL_OPT("log_prefix", FIO_OPT_STR_STORE, log_prefix,
+	       "Prefix of the log file names in the store (numjobs>1 adds 'jobN-')", ""),
+	RL_OPT("lsn_file", FIO_OPT_STR_STORE, lsn_file,
+	       "Local sidecar with the last acknowledged LSN, for tools/logverify (.N added when numjobs>1)", NULL),
+	RL_OPT("write_trace", FIO_OPT_STR_STORE, write_trace,
+	       "Debug: log every write/flush/rename (file, offset, length) to this local file", NULL),
+	RL_OPT("debug_skip_flush", FIO_OPT_BOOL, skip_flush,
+	       "TEST ONLY: acknowledge commits without flushing (logverify must find loss after a crash)", "0"),
+	{
+		.name	= NULL,
+	},
+};
+
+static int is_pow2(unsigned long long v)
+{
+	return v && !(v & (v - 1));
+}
+
+#define REFUSE(...) do { log_err("redolog: " __VA_ARGS__); return 1; } while (0)
+
+static int rl_innodb_cfg(struct redolog_options *o, struct rl_cfg *c)
+{
+	const char *m = o->flush_method ? o->flush_method : "";
+	int mariadb = c->g.flavor == RL_MARIADB;
+
+	if (!strcmp(m, "fsync"))
+		c->flush = RL_FLUSH_FSYNC;
+	else if (!strcmp(m, "O_DSYNC"))	/* InnoDB opens the log O_SYNC */
+		c->open_flags = mariadb ? O_DSYNC : O_SYNC;
+	else if (!strcmp(m, "O_DIRECT") || !strcmp(m, "O_DIRECT_NO_FSYNC")) {
+		/* NO_FSYNC skips fsync for data files only: the redo log is still flushed */
+		c->flush = RL_FLUSH_FSYNC;
+		c->open_flags = O_DIRECT;
+	} else
+		REFUSE("innodb_flush_method=%s: unknown (fsync, O_DSYNC, O_DIRECT, O_DIRECT_NO_FSYNC)\n", m);
+	if (c->flush && (o->use_fdatasync || mariadb))
+		c->flush = RL_FLUSH_FDATASYNC;
+	if (mariadb && !o->file_buffering)
+		c->open_flags |= O_DIRECT;
+	if (o->trx_commit > 2)
+		REFUSE("innodb_flush_log_at_trx_commit=%u: must be 0, 1 or 2\n", o->trx_commit);
+	c->trx_commit = o->trx_commit;
+	c->bufsize = o->log_buffer;
+	c->g.file_size = o->log_file_size ? o->log_file_size : mariadb ? 96 << 20 : 48 << 20;
+	if (mariadb) {
+		if (!is_pow2(o->mariadb_block) || o->mariadb_block < 512 || o->mariadb_block > 4096)
+			REFUSE("innodb_log_write_size=%u: must be a power of two in 512..4096\n", o->mariadb_block);
+		c->g.unit = o->mariadb_block;
+		c->g.file_hdr = 12288;	/* file header + two checkpoint blocks */
+		c->g.nfiles = 1;
+		return 0;
+	}
+	if (!is_pow2(o->write_ahead) || o->write_ahead < 512 || o->write_ahead > 16384)
+		REFUSE("innodb_log_write_ahead_size=%llu: must be a power of two in 512..16384\n", o->write_ahead);
+	if (o->files_in_group < 1 || o->files_in_group > 100)
+		REFUSE("innodb_log_files_in_group=%u: must be 1..100\n", o->files_in_group);
+	c->wa = o->write_ahead;
+	c->g.unit = 512;
+	c->g.hdr = 12;
+	c->g.trl = 4;
+	c->g.file_hdr = 2048;	/* LOG_FILE_HDR_SIZE: header + checkpoint blocks */
+	c->g.nfiles = o->files_in_group;
+	return 0;
+}
+
+static int rl_pg_cfg(struct redolog_options *o, struct rl_cfg *c)
+{
+	const char *m = o->wal_sync_method ? o->wal_sync_method : "";
+
+	if (!strcmp(m, "fdatasync"))
+		c->flush = RL_FLUSH_FDATASYNC;
+	else if (!strcmp(m, "fsync"))
+		c->flush = RL_FLUSH_FSYNC;
+	else if (!strcmp(m, "open_datasync"))
+		c->open_flags = O_DSYNC;
+	else if (!strcmp(m, "open_sync"))
+		c->open_flags = O_SYNC;
+	else
+		REFUSE("wal_sync_method=%s: unknown (fdatasync, fsync, open_datasync, open_sync)\n", m);
+	if (!is_pow2(o->wal_segment_size) || o->wal_segment_size < (1 << 20) ||
+	    o->wal_segment_size > (1ull << 30))
+		REFUSE("wal_segment_size=%llu: must be a power of two in 1M..1G\n", o->wal_segment_size);
+	if (o->wal_segments < 2 || o->wal_segments > 1024)
+		REFUSE("wal_segments=%u: must be 2..1024\n", o->wal_segments);
+	c->g.unit = 8192;
+	c->g.hdr = 24;
+	c->g.file_size = o->wal_segment_size;
+	c->g.nfiles = o->wal_segments;
+	c->trx_commit = 1;
+	c->bufsize = o->wal_buffers;
+	return 0;
+}
+
+/* Resolve and check every option; one line naming option and value on error. */
+static int rl_config(struct thread_data *td, struct rl_cfg *c)
+{
+	struct redolog_options *o = td->eo;
+	const char *fl = o->flavor ? o->flavor : "";
+	unsigned long long maxbs = td->o.max_bs[DDIR_WRITE], cap;
+
+	memset(c, 0, sizeof(*c));
+	if (!strcmp(fl, "mysql"))
+		c->g.flavor = RL_MYSQL;
+	else if (!strcmp(fl, "mariadb"))
+		c->g.flavor = RL_MARIADB;
+	else if (!strcmp(fl, "postgres"))
+		c->g.flavor = RL_POSTGRES;
+	else
+		REFUSE("flavor=%s: unknown (mysql, mariadb, postgres)\n", fl);
+	if (c->g.flavor == RL_POSTGRES ? rl_pg_cfg(o, c) : rl_innodb_cfg(o, c))
+		return 1;
+	if (c->g.file_size % c->g.unit || c->g.file_size < c->g.file_hdr + 16 * c->g.unit)
+		REFUSE("innodb_log_file_size=%llu: must be a multiple of the %u-byte block and hold 16 blocks\n",
+		       (unsigned long long)c->g.file_size, c->g.unit);
+	if (c->wa > c->g.file_size)
+		REFUSE("innodb_log_write_ahead_size=%llu: larger than the log file\n",
+		       (unsigned long long)c->wa);
+	if (td_read(td) || td_trim(td))
+		REFUSE("rw=%s: the log is only appended: use rw=write\n", td_read(td) ? "read" : "trim");
+	if (td->o.min_bs[DDIR_WRITE] < 32)
+		REFUSE("bs=%llu: a record needs at least 32 bytes (24-byte header)\n",
+		       td->o.min_bs[DDIR_WRITE]);
+	cap = rl_capacity(&c->g, c->wa);
+	if (maxbs > cap / 4)
+		REFUSE("bs=%llu: record larger than the log allows (a quarter of %llu usable bytes)\n",
+		       maxbs, cap);
+	if ((unsigned long long)td->o.iodepth * maxbs > cap / 2)
+		REFUSE("iodepth=%u: iodepth x bs (%llu) exceeds half the log (%llu bytes)\n",
+		       td->o.iodepth, td->o.iodepth * maxbs, cap);
+	if (c->bufsize < 2ull * td->o.iodepth * maxbs)
+		REFUSE("%s=%llu: log buffer smaller than 2 x iodepth x bs\n",
+		       c->g.flavor == RL_POSTGRES ? "wal_buffers" : "innodb_log_buffer_size",
+		       (unsigned long long)c->bufsize);
+	if (o->log_prefix && strlen(o->log_prefix) > 24)
+		REFUSE("log_prefix=%s: longer than 24 characters\n", o->log_prefix);
+	c->skip_flush = o->skip_flush;
+	return 0;
+}
+
+static int fio_redolog_setup(struct thread_data *td)
+{
+	struct redolog_options *o = td->eo;
+	unsigned long long fsize;
+	struct rl_cfg c;
+	struct fio_file *f;
+	unsigned int i;
+
+	if (fio_store_setup(td, "redolog", &o->so) || rl_config(td, &c))
+		return 1;
+	/* fio's file is only the io_u source: its offsets are ignored */
+	fsize = td->o.size ? td->o.size / (td->o.nr_files ? td->o.nr_files : 1) : 1ull << 30;
+	for_each_file(td, f, i) {
+		f->real_file_size = fsize;
+		fio_file_set_size_known(f);
+	}
+	return 0;
+}
+
+static int fio_redolog_init(struct thread_data *td)
+{
+	struct redolog_options *o = td->eo;
+	struct redolog_data *rd;
+	char side[4096], trace[4096];
+	struct rl_cfg c;
+
+	if (rl_config(td, &c))
+		return 1;
+	rd = calloc(1, sizeof(*rd));
+	if (!rd)
+		return 1;
+	td->io_ops_data = rd;
+	rd->pend = calloc(td->o.iodepth, sizeof(*rd->pend));
+	rd->done = calloc(td->o.iodepth, sizeof(*rd->done));
+	if (!rd->pend || !rd->done)
+		return 1;
+	if (fio_store_connect(td, "redolog", &o->so, td->o.directory, 0, &rd->store))
+		return 1;
+	if (c.g.flavor == RL_POSTGRES &&
+	    fio_store_require(td, "redolog", rd->store, STORE_CAP_RENAME))
+		return 1;
+	snprintf(c.g.prefix, sizeof(c.g.prefix), "%s%s", o->log_prefix ? o->log_prefix : "",
+		 td->o.numjobs > 1 ? "job" : "");
+	if (td->o.numjobs > 1)
+		snprintf(c.g.prefix + strlen(c.g.prefix), sizeof(c.g.prefix) - strlen(c.g.prefix),
+			 "%d-", td->thread_number);
+	if (o->lsn_file && *o->lsn_file) {
+		fio_store_sidecar_path(td, o->lsn_file, side, sizeof(side));
+		c.lsn_file = side;
+	}
+	if (o->write_trace && *o->write_trace) {
+		fio_store_sidecar_path(td, o->write_trace, trace, sizeof(trace));
+		c.trace = trace;
+	}
+	rd->log_open = 1;
+	if (rl_log_open(&rd->log, rd->store, &c, "redolog")) {
+		log_err("redolog: %s\n", rd->log.err);
+		td_verror(td, EIO, "redolog log open");
+		return 1;
+	}
+	rd->log_ok = 1;
+	return 0;
+}
+
+static void fio_redolog_cleanup(struct thread_data *td)
+{
+	struct redolog_options *o = td->eo;
+	struct redolog_data *rd = td->io_ops_data;
+	struct rl_stats *st = &rd->log.st;
+	uint64_t ns;
+
+	if (!rd)
+		return;
+	if (rd->log_ok) {
+		/* a clean shutdown writes and flushes what trx_commit=0/2 left */
+		if (!rd->log.c.skip_flush && !rl_log_write(&rd->log, 1, &ns))
+			rl_log_ack(&rd->log, rd->log.lsn);
+		fprintf(stderr, "redolog: job %s: flavor=%s store=%s commits=%llu groups=%llu "
+			"writes=%llu flushes=%llu bytes=%llu pad_bytes=%llu max_group=%llu "
+			"recycled=%llu wraps=%llu lsn=%llu\n", td->o.name,
+			rl_flavor_name(rd->log.c.g.flavor), store_backend_name(rd->store->cfg.backend),
+			(unsigned long long)st->commits, (unsigned long long)st->groups,
+			(unsigned long long)st->writes, (unsigned long long)st->flushes,
+			(unsigned long long)st->bytes, (unsigned long long)st->pad_bytes,
+			(unsigned long long)st->max_group, (unsigned long long)st->recycles,
+			(unsigned long long)st->wraps, (unsigned long long)rd->log.lsn);
+	}
+	if (rd->log_open)
+		rl_log_close(&rd->log);
+	if (rd->store) {
+		fio_store_report(td, "redolog", &o->so, rd->store);
+		store_exit(rd->store);
+	}
+	free(rd->pend);
+	free(rd->done);
+	free(rd);
+	td->io_ops_data = NULL;
+}
+
+static int fio_redolog_open_file(struct thread_data *td, struct fio_file *f)
+{
+	return 0;
+}
+
+static int fio_redolog_close_file(struct thread_data *td, struct fio_file *f)
+{
+	return 0;
+}
+
+/* Write (and for trx_commit 1, flush) everything buffered; report the flush. */
+static int rl_group(struct thread_data *td, struct redolog_data *rd, int flush)
+{
+	uint64_t ns;
+	int ret;
+
+	ret = rl_log_write(&rd->log, flush && !rd->log.c.skip_flush, &ns);
+	if (ret) {
+		log_err("redolog: %s\n", rd->log.err);
+		return ret;
+	}
+	if (ns)
+		add_sync_clat_sample(&td->ts, ns);
+	return 0;
+}
+
+/* trx_commit 0 and 2: the once-a-second flush of the master thread. */
+static int rl_timer(struct thread_data *td, struct redolog_data *rd)
+{
+	struct rl_log *l = &rd->log;
+	uint64_t ns;
+	int ret;
+
+	if (latstat_now_ns() - l->last_flush_ns < 1000000000ull &&
+	    (l->c.trx_commit != 0 || rl_log_room(l) > l->c.bufsize / 2))
+		return 0;
+	if (l->c.trx_commit == 0 && (ret = rl_group(td, rd, 0)))
+		return ret;
+	if (l->c.skip_flush) {
+		l->last_flush_ns = latstat_now_ns();
+		return 0;
+	}
+	ret = rl_log_flush(l, &ns);
+	if (ret) {
+		log_err("redolog: %s\n", l->err);
+		return ret;
+	}
+	if (ns)
+		add_sync_clat_sample(&td->ts, ns);
+	return 0;
+}
+
+static enum fio_q_status fio_redolog_queue(struct thread_data *td, struct io_u *io_u)
+{
+	struct redolog_data *rd = td->io_ops_data;
+	struct rl_log *l = &rd->log;
+	int ret;
+
+	fio_ro_check(td, io_u);
+	if (fio_fill_issue_time(td))
+		fio_gettime(&io_u->issue_time, NULL);
+	if (io_u->ddir != DDIR_WRITE)	/* fio's fsync=: the log is flushed anyway */
+		return FIO_Q_COMPLETED;
+	if (rl_log_room(l) < io_u->xfer_buflen && (ret = rl_group(td, rd, l->c.trx_commit == 1))) {
+		io_u->error = -ret;
+		td_verror(td, io_u->error, "redolog log write");
+		return FIO_Q_COMPLETED;
+	}
+	rl_log_append(l, (char *)io_u->xfer_buf + RL_REC_HDR, io_u->xfer_buflen);
+	if (l->c.trx_commit == 0) {
+		/* acknowledged from the log buffer: durable within a second */
+		rl_log_ack(l, l->lsn);
+		ret = rl_timer(td, rd);
+		if (ret) {
+			io_u->error = -ret;
+			td_verror(td, io_u->error, "redolog flush");
+		}
+		return FIO_Q_COMPLETED;
+	}
+	rd->pend[rd->npend++] = io_u;
+	if (fio_fill_issue_time(td))
+		io_u_queued(td, io_u);
+	return FIO_Q_QUEUED;
+}
+
+static int fio_redolog_getevents(struct thread_data *td, unsigned int min,
+				 unsigned int max, const struct timespec *t)
+{
+	struct redolog_data *rd = td->io_ops_data;
+	unsigned int i, n;
+	int ret = 0;
+
+	if (rd->nout == rd->ndone && rd->npend) {
+		struct rl_log *l = &rd->log;
+
+		ret = rl_group(td, rd, l->c.trx_commit == 1);
+		if (!ret && l->c.trx_commit == 2)
+			ret = rl_timer(td, rd);
+		for (i = 0; i < rd->npend; i++) {
+			rd->done[i] = rd->pend[i];
+			rd->done[i]->error = ret ? -ret : 0;
+		}
+		if (!ret)
+			rl_log_ack(l, l->lsn);
+		if (rd->npend > l->st.max_group)
+			l->st.max_group = rd->npend;
+		rd->ndone = rd->npend;
+		rd->nout = rd->npend = 0;
+	}
+	n = rd->ndone - rd->nout;
+	if (n > max)
+		n = max;
+	rd->evbase = rd->nout;
+	rd->nout += n;
+	return n;
+}
+
+static struct io_u *fio_redolog_event(struct thread_data *td, int event)
+{
+	struct redolog_data *rd = td->io_ops_data;
+
+	return rd->done[rd->evbase + event];
+}
+
+struct ioengine_ops ioengine = {
+	.name			= "redolog",
+	.version		= FIO_IOOPS_VERSION,
+	.flags			= FIO_DISKLESSIO | FIO_NODISKUTIL | FIO_ASYNCIO_SETS_ISSUE_TIME,
+	.setup			= fio_redolog_setup,
+	.init			= fio_redolog_init,
+	.cleanup		= fio_redolog_cleanup,
+	.queue			= fio_redolog_queue,
+	.getevents		= fio_redolog_getevents,
+	.event			= fio_redolog_event,
+	.open_file		= fio_redolog_open_file,
+	.close_file		= fio_redolog_close_file,
+	.option_struct_size	= sizeof(struct redolog_options),
+	.options		= options,
+};

@@ -1,0 +1,90 @@
+/*
+ * redolog.h - the redolog engine's log writer (engines/redolog_log.c), used
+ * by its fio hooks (engines/redolog.c). No fio headers: the log writer only
+ * talks to the store layer.
+ */
+#ifndef DBFIO_REDOLOG_H
+#define DBFIO_REDOLOG_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "store.h"
+#include "redolog_fmt.h"
+
+enum rl_flush { RL_FLUSH_NONE, RL_FLUSH_FSYNC, RL_FLUSH_FDATASYNC };
+
+#define RL_MARKERS	16
+
+/* Everything the log writer needs, resolved from the options in setup. */
+struct rl_cfg {
+	struct rl_geo g;
+	uint64_t wa;		/* mysql write-ahead size; 0: none */
+	uint64_t bufsize;	/* log buffer (innodb_log_buffer_size/wal_buffers) */
+	int open_flags;		/* O_SYNC / O_DSYNC / O_DIRECT for the log files */
+	int flush;		/* enum rl_flush after each group write */
+	int trx_commit;		/* innodb_flush_log_at_trx_commit (postgres: 1) */
+	int skip_flush;		/* test only: never flush */
+	const char *lsn_file;	/* local sidecar, or NULL */
+	const char *trace;	/* write trace, or NULL */
+};
+
+struct rl_stats {
+	uint64_t commits, groups, writes, bytes, pad_bytes, flushes;
+	uint64_t recycles, wraps, max_group;
+};
+
+struct rl_log {
+	struct rl_cfg c;
+	struct store *s;
+	const char *engine;
+	int emulate_sync;	/* backend ignores O_*SYNC: flush after each write */
+	int linked;		/* write+fdatasync as linked requests (uring) */
+	unsigned int nslots;	/* open files: circular files or kept segments */
+	struct store_file **fh;
+	uint64_t *fh_no;
+	uint8_t *dirty;
+
+	uint8_t *buf;		/* the log buffer: units base_u, base_u+1, ... */
+	uint32_t *first;	/* per buffered unit: first record offset */
+	uint32_t *rem;		/* per buffered unit: continued bytes (postgres) */
+	uint64_t buf_units;
+	uint64_t base_u;
+
+	uint64_t lsn;		/* end of the buffered stream */
+	uint64_t written_lsn, ack_lsn, durable_lsn, ckpt_lsn;
+	uint64_t wa_end_u;	/* units below this were already padded */
+	uint64_t seg_hi;	/* postgres: highest segment in place */
+	uint64_t cap, stride, next_marker;
+	uint64_t marker[RL_MARKERS];
+	unsigned int mhead, mcount;
+	uint64_t last_flush_ns;
+	uint32_t seq;
+
+	int side_fd;
+	FILE *trace;
+	struct store_req *reqs;
+	unsigned int nreqs_max;
+	struct rl_stats st;
+	char err[256];		/* last error: "<call>(<file>) failed: ..." */
+};
+
+/* Create (zero-filled) and open the log files, write the meta file. */
+int rl_log_open(struct rl_log *l, struct store *s, const struct rl_cfg *c,
+		const char *engine);
+void rl_log_close(struct rl_log *l);
+
+/* Bytes of stream room left in the buffer. */
+uint64_t rl_log_room(const struct rl_log *l);
+/* Append one record of len bytes (header included) built around payload. */
+void rl_log_append(struct rl_log *l, const void *payload, uint32_t len);
+/*
+ * Write everything buffered and (flush != 0) make it durable. Returns 0 or
+ * -errno (l->err says which call); *flush_ns gets the flush time (0: none).
+ */
+int rl_log_write(struct rl_log *l, int flush, uint64_t *flush_ns);
+/* Flush every file written since the last flush. */
+int rl_log_flush(struct rl_log *l, uint64_t *flush_ns);
+/* Records up to lsn are acknowledged: update the sidecar. */
+void rl_log_ack(struct rl_log *l, uint64_t lsn);
+
+#endif

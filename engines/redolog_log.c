@@ -1,0 +1,496 @@
+/*
+ * redolog_log.c - the redolog engine's log writer: the log buffer, the
+ * mapping of the record stream onto blocks/pages and files, group writes
+ * with write-ahead padding, flushes, PostgreSQL segment recycling, the
+ * checkpoint that keeps acknowledged records from being overwritten, and the
+ * acknowledged-LSN sidecar. Talks to the store layer only.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "latstat.h"
+#include "redolog.h"
+
+#define RL_ZERO_CHUNK	(1u << 20)
+
+static int rl_fail(struct rl_log *l, int ret, const char *call, const char *name)
+{
+	snprintf(l->err, sizeof(l->err), "%s(%s) failed: %s", call, name, strerror(-ret));
+	return ret;
+}
+
+static void rl_side_write(struct rl_log *l)
+{
+	struct rl_side sd = {
+		.magic = RL_SIDE_MAGIC, .ack_lsn = l->ack_lsn,
+		.ckpt_lsn = l->ckpt_lsn, .durable_lsn = l->durable_lsn,
+	};
+
+	/* page cache survives a killed process: no fsync needed */
+	if (l->side_fd >= 0 && pwrite(l->side_fd, &sd, sizeof(sd), 0) != sizeof(sd))
+		snprintf(l->err, sizeof(l->err), "sidecar write failed: %s", strerror(errno));
+}
+
+/* Create one log file zero-filled at its full size, as the databases do. */
+static int rl_create_file(struct rl_log *l, const char *name, const uint8_t *hdr,
+			  size_t hdrlen, struct store_file **fp)
+{
+	uint64_t off, sz = l->c.g.file_size;
+	struct store_file *f;
+	size_t n;
+	void *z;
+	int ret;
+
+	ret = store_open(l->s, name, O_RDWR | O_CREAT | O_TRUNC | l->c.open_flags, 0644, sz, &f);
+	if (ret)
+		return rl_fail(l, ret, "open", name);
+	if (posix_memalign(&z, 4096, RL_ZERO_CHUNK)) {
+		store_close(l->s, f);
+		return rl_fail(l, -ENOMEM, "posix_memalign", name);
+	}
+	memset(z, 0, RL_ZERO_CHUNK);
+	if (hdr)
+		memcpy(z, hdr, hdrlen);
+	for (off = 0; off < sz; off += n) {
+		n = sz - off < RL_ZERO_CHUNK ? sz - off : RL_ZERO_CHUNK;
+		ret = store_pwrite(l->s, f, z, n, off);
+		if (ret < 0)
+			break;
+		if (!off && hdr)
+			memset(z, 0, hdrlen);
+		ret = 0;
+	}
+	free(z);
+	if (!ret)
+		ret = store_fsync(l->s, f);
+	if (ret) {
+		store_close(l->s, f);
+		return rl_fail(l, ret, "zero-fill", name);
+	}
+	*fp = f;
+	return 0;
+}
+
+static int rl_write_meta(struct rl_log *l)
+{
+	char name[128], text[512];
+	struct store_file *f;
+	int ret, n;
+
+	snprintf(name, sizeof(name), "%s%s", l->c.g.prefix, RL_META_NAME);
+	n = rl_meta_format(&l->c.g, text, sizeof(text));
+	ret = store_open(l->s, name, O_RDWR | O_CREAT | O_TRUNC, 0644, 4096, &f);
+	if (ret)
+		return rl_fail(l, ret, "open", name);
+	ret = store_pwrite(l->s, f, text, n, 0);
+	if (ret >= 0)
+		ret = store_fsync(l->s, f);
+	store_close(l->s, f);
+	return ret < 0 ? rl_fail(l, ret, "write", name) : 0;
+}
+
+static int rl_create_files(struct rl_log *l)
+{
+	uint8_t hdr[512] = { 0 };
+	char name[128];
+	unsigned int i;
+	int ret;
+
+	snprintf((char *)hdr, sizeof(hdr), "dbfio redolog %s log file\n",
+		 rl_flavor_name(l->c.g.flavor));
+	for (i = 0; i < l->nslots; i++) {
+		/* postgres: segments 1..n pre-allocated, as min_wal_size keeps them */
+		uint64_t no = rl_circular(&l->c.g) ? i : i + 1;
+
+		rl_file_name(&l->c.g, no, name, sizeof(name));
+		ret = rl_create_file(l, name, l->c.g.file_hdr ? hdr : NULL,
+				     sizeof(hdr), &l->fh[no % l->nslots]);
+		if (ret)
+			return ret;
+		l->fh_no[no % l->nslots] = no;
+	}
+	l->seg_hi = l->nslots;
+	if (store_caps(l->s) & STORE_CAP_DIRSYNC)
+		store_dirsync(l->s, ".");
+	return rl_write_meta(l);
+}
+
+int rl_log_open(struct rl_log *l, struct store *s, const struct rl_cfg *c,
+		const char *engine)
+{
+	uint64_t wa_units = c->wa / c->g.unit;
+	void *buf;
+
+	memset(l, 0, sizeof(*l));
+	l->c = *c;
+	l->s = s;
+	l->engine = engine;
+	l->side_fd = -1;
+	l->nslots = c->g.nfiles;
+	l->cap = rl_capacity(&c->g, c->wa);
+	l->stride = l->cap / 8;
+	if (c->open_flags & (O_SYNC | O_DSYNC))
+		l->emulate_sync = s->cfg.backend == STORE_RBD;
+	l->linked = (store_caps(s) & STORE_CAP_LINKED_SYNC) && c->flush == RL_FLUSH_FDATASYNC &&
+		    c->trx_commit == 1 && !c->skip_flush;
+	l->buf_units = c->bufsize / rl_payload(&c->g) + 2;
+	l->nreqs_max = l->buf_units / rl_units_per_file(&c->g) + 4;
+	if (posix_memalign(&buf, 4096, (l->buf_units + wa_units + 1) * c->g.unit))
+		return rl_fail(l, -ENOMEM, "posix_memalign", "log buffer");
+	l->buf = buf;
+	memset(l->buf, 0, (l->buf_units + wa_units + 1) * c->g.unit);
+	l->first = calloc(l->buf_units, sizeof(*l->first));
+	l->rem = calloc(l->buf_units, sizeof(*l->rem));
+	l->fh = calloc(l->nslots, sizeof(*l->fh));
+	l->fh_no = calloc(l->nslots, sizeof(*l->fh_no));
+	l->dirty = calloc(l->nslots, 1);
+	l->reqs = calloc(l->nreqs_max, sizeof(*l->reqs));
+	if (!l->first || !l->rem || !l->fh || !l->fh_no || !l->dirty || !l->reqs)
+		return rl_fail(l, -ENOMEM, "calloc", "log state");
+	if (c->lsn_file) {
+		l->side_fd = open(c->lsn_file, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (l->side_fd < 0)
+			return rl_fail(l, -errno, "open", c->lsn_file);
+	}
+	if (c->trace) {
+		l->trace = fopen(c->trace, "w");
+		if (!l->trace)
+			return rl_fail(l, -errno, "fopen", c->trace);
+	}
+	rl_side_write(l);
+	l->last_flush_ns = latstat_now_ns();
+	return rl_create_files(l);
+}
+
+void rl_log_close(struct rl_log *l)
+{
+	unsigned int i;
+
+	for (i = 0; l->fh && i < l->nslots; i++)
+		if (l->fh[i])
+			store_close(l->s, l->fh[i]);
+	if (l->side_fd >= 0)
+		close(l->side_fd);
+	if (l->trace)
+		fclose(l->trace);
+	free(l->buf);
+	free(l->first);
+	free(l->rem);
+	free(l->fh);
+	free(l->fh_no);
+	free(l->dirty);
+	free(l->reqs);
+	l->buf = NULL;
+	l->fh = NULL;
+	l->side_fd = -1;
+	l->trace = NULL;
+}
+
+uint64_t rl_log_room(const struct rl_log *l)
+{
+	uint64_t end = (l->base_u + l->buf_units - 1) * rl_payload(&l->c.g);
+
+	return end > l->lsn ? end - l->lsn : 0;
+}
+
+/* Copy n stream bytes at l->lsn into the buffered units; rest: bytes of the record left. */
+static void rl_stream_put(struct rl_log *l, const uint8_t *src, uint32_t n, uint32_t rest)
+{
+	const uint32_t P = rl_payload(&l->c.g);
+
+	while (n) {
+		uint64_t u = l->lsn / P, slot = u - l->base_u;
+		uint32_t in = l->lsn % P, k = P - in < n ? P - in : n;
+
+		if (!in && rest)
+			l->rem[slot] = rest;
+		memcpy(l->buf + slot * l->c.g.unit + l->c.g.hdr + in, src, k);
+		src += k;
+		n -= k;
+		rest -= k;
+		l->lsn += k;
+	}
+}
+
+void rl_log_append(struct rl_log *l, const void *payload, uint32_t len)
+{
+	const uint32_t P = rl_payload(&l->c.g);
+	uint64_t slot = l->lsn / P - l->base_u;
+	uint8_t h[RL_REC_HDR];
+	uint32_t crc;
+
+	if (!l->first[slot])
+		l->first[slot] = l->c.g.hdr + l->lsn % P;
+	if (l->lsn >= l->next_marker) {
+		if (l->mcount == RL_MARKERS) {
+			l->mhead = (l->mhead + 1) % RL_MARKERS;
+			l->mcount--;
+		}
+		l->marker[(l->mhead + l->mcount++) % RL_MARKERS] = l->lsn;
+		l->next_marker = l->lsn + l->stride;
+	}
+	rl_put32(h, RL_REC_MAGIC);
+	rl_put32(h + 4, len);
+	rl_put64(h + 8, l->lsn);
+	rl_put32(h + 16, 0);
+	rl_put32(h + 20, ++l->seq);
+	crc = rl_crc32c(0, h, RL_REC_HDR);
+	crc = rl_crc32c(crc, payload, len - RL_REC_HDR);
+	rl_put32(h + 16, crc);
+	rl_stream_put(l, h, RL_REC_HDR, len);
+	rl_stream_put(l, payload, len - RL_REC_HDR, len - RL_REC_HDR);
+	l->st.commits++;
+}
+
+/*
+ * Before a write that could overwrite the oldest needed record, move the
+ * checkpoint to the oldest record start (marker) the write cannot reach.
+ */
+static void rl_checkpoint(struct rl_log *l)
+{
+	uint64_t lo = l->lsn > l->cap ? l->lsn - l->cap : 0;
+
+	if (l->ckpt_lsn >= lo)
+		return;
+	while (l->mcount > 1 && l->marker[l->mhead] < lo) {
+		l->mhead = (l->mhead + 1) % RL_MARKERS;
+		l->mcount--;
+	}
+	l->ckpt_lsn = l->marker[l->mhead];
+	rl_side_write(l);
+}
+
+/* The open handle of file/segment no; postgres recycles the oldest segment. */
+static int rl_file(struct rl_log *l, uint64_t no, struct store_file **fp)
+{
+	unsigned int slot = no % l->nslots;
+	char from[128], to[128];
+	int ret;
+
+	if (rl_circular(&l->c.g) || no <= l->seg_hi) {
+		*fp = l->fh[slot];
+		return 0;
+	}
+	/* a new segment: rename the oldest one, as the checkpointer recycles them */
+	rl_file_name(&l->c.g, l->fh_no[slot], from, sizeof(from));
+	rl_file_name(&l->c.g, no, to, sizeof(to));
+	if (l->dirty[slot]) {
+		ret = store_fdatasync(l->s, l->fh[slot]);
+		if (ret)
+			return rl_fail(l, ret, "fdatasync", from);
+		l->dirty[slot] = 0;
+	}
+	store_close(l->s, l->fh[slot]);
+	l->fh[slot] = NULL;
+	ret = store_rename(l->s, from, to);
+	if (ret)
+		return rl_fail(l, ret, "rename", from);
+	ret = store_open(l->s, to, O_RDWR | l->c.open_flags, 0644, l->c.g.file_size, &l->fh[slot]);
+	if (ret)
+		return rl_fail(l, ret, "open", to);
+	if (l->trace)
+		fprintf(l->trace, "R %s %s\n", from, to);
+	l->fh_no[slot] = no;
+	l->seg_hi = no;
+	l->st.recycles++;
+	*fp = l->fh[slot];
+	return 0;
+}
+
+/* mysql: pad the last run to the end of the write-ahead window it enters. */
+static uint64_t rl_pad(struct rl_log *l, uint64_t end_u, uint64_t end_off)
+{
+	uint64_t wa = l->c.wa, pad_end;
+
+	if (!wa || end_u <= l->wa_end_u)
+		return 0;
+	pad_end = (end_off + wa - 1) / wa * wa;
+	if (pad_end > l->c.g.file_size)
+		pad_end = l->c.g.file_size;
+	l->wa_end_u = end_u + (pad_end - end_off) / l->c.g.unit;
+	return pad_end - end_off;
+}
+
+static int rl_put_run(struct rl_log *l, uint64_t no, uint64_t u, uint64_t n,
+		      uint64_t pad, unsigned int *nreq)
+{
+	const struct rl_geo *g = &l->c.g;
+	uint64_t off = rl_unit_off(g, u), len = n * g->unit + pad;
+	uint8_t *src = l->buf + (u - l->base_u) * g->unit;
+	struct store_file *f = NULL;
+	char name[128];
+	int ret;
+
+	ret = rl_file(l, no, &f);
+	if (ret)
+		return ret;
+	rl_file_name(g, no, name, sizeof(name));
+	if (l->trace)
+		fprintf(l->trace, "W %s %llu %llu\n", name, (unsigned long long)off,
+			(unsigned long long)len);
+	l->dirty[no % l->nslots] = 1;
+	l->st.writes++;
+	l->st.bytes += len;
+	l->st.pad_bytes += pad;
+	if (l->linked) {
+		struct store_req *r = &l->reqs[(*nreq)++];
+
+		memset(r, 0, sizeof(*r));
+		r->op = SOP_WRITE;
+		r->file = f;
+		r->buf = src;
+		r->len = len;
+		r->off = off;
+		return 0;
+	}
+	ret = store_pwrite(l->s, f, src, len, off);
+	if (ret >= 0 && (uint64_t)ret != len)
+		ret = -EIO;
+	return ret < 0 ? rl_fail(l, ret, "pwrite", name) : 0;
+}
+
+/* Submit the linked writes, the last one per file with its fdatasync. */
+static int rl_linked(struct rl_log *l, unsigned int nreq, uint64_t *flush_ns)
+{
+	struct store_req *done[16];
+	uint64_t t0 = latstat_now_ns();
+	unsigned int i, j, got = 0;
+	int ret;
+
+	for (i = 0; i < nreq; i++) {
+		for (j = i + 1; j < nreq && l->reqs[j].file != l->reqs[i].file; j++)
+			;
+		l->reqs[i].flags = j == nreq ? SREQ_DATASYNC : 0;
+		ret = store_submit(l->s, &l->reqs[i]);
+		if (ret)
+			return rl_fail(l, ret, "store_submit", "log write");
+	}
+	while (got < nreq) {
+		ret = store_reap(l->s, 1, 16, done, -1);
+		if (ret < 0)
+			return rl_fail(l, ret, "store_reap", "log write");
+		for (i = 0; i < (unsigned int)ret; i++)
+			if (done[i]->result < 0)
+				return rl_fail(l, (int)done[i]->result, "write+fdatasync", "log");
+		got += ret;
+	}
+	memset(l->dirty, 0, l->nslots);
+	l->st.flushes++;
+	*flush_ns = latstat_now_ns() - t0;
+	return 0;
+}
+
+int rl_log_flush(struct rl_log *l, uint64_t *flush_ns)
+{
+	uint64_t t0 = latstat_now_ns();
+	unsigned int i;
+	char name[128];
+	int ret, any = 0;
+
+	*flush_ns = 0;
+	for (i = 0; i < l->nslots; i++) {
+		if (!l->dirty[i])
+			continue;
+		ret = l->c.flush == RL_FLUSH_FSYNC ? store_fsync(l->s, l->fh[i]) :
+						     store_fdatasync(l->s, l->fh[i]);
+		if (ret) {
+			rl_file_name(&l->c.g, l->fh_no[i], name, sizeof(name));
+			return rl_fail(l, ret, "flush", name);
+		}
+		if (l->trace) {
+			rl_file_name(&l->c.g, l->fh_no[i], name, sizeof(name));
+			fprintf(l->trace, "F %s\n", name);
+		}
+		l->dirty[i] = 0;
+		any = 1;
+	}
+	if (any) {
+		l->st.flushes++;
+		*flush_ns = latstat_now_ns() - t0;
+	}
+	l->durable_lsn = l->written_lsn;
+	l->last_flush_ns = latstat_now_ns();
+	return 0;
+}
+
+/* Keep the last, partially filled unit at the front of the buffer. */
+static void rl_shift(struct rl_log *l, uint64_t u1)
+{
+	const uint32_t unit = l->c.g.unit, P = rl_payload(&l->c.g);
+	uint64_t keep = l->lsn % P ? u1 : u1 + 1, used = u1 - l->base_u + 1;
+
+	if (keep == u1 && u1 != l->base_u) {
+		memcpy(l->buf, l->buf + (u1 - l->base_u) * unit, unit);
+		l->first[0] = l->first[u1 - l->base_u];
+		l->rem[0] = l->rem[u1 - l->base_u];
+	} else if (keep != u1) {
+		memset(l->buf, 0, unit);
+		l->first[0] = l->rem[0] = 0;
+	}
+	memset(l->buf + unit, 0, (used + l->c.wa / unit) * unit);
+	memset(l->first + 1, 0, (used - 1 < l->buf_units - 1 ? used : l->buf_units - 1) * sizeof(*l->first));
+	memset(l->rem + 1, 0, (used - 1 < l->buf_units - 1 ? used : l->buf_units - 1) * sizeof(*l->rem));
+	l->base_u = keep;
+}
+
+int rl_log_write(struct rl_log *l, int flush, uint64_t *flush_ns)
+{
+	const struct rl_geo *g = &l->c.g;
+	const uint32_t P = rl_payload(g);
+	uint64_t u, u0, u1, run_u, run_no, upf = rl_units_per_file(g), pad = 0;
+	unsigned int nreq = 0;
+	int ret;
+
+	*flush_ns = 0;
+	if (l->lsn == l->written_lsn)
+		return flush ? rl_log_flush(l, flush_ns) : 0;
+	rl_checkpoint(l);
+	u0 = l->written_lsn / P;
+	u1 = (l->lsn - 1) / P;
+	for (u = u0; u <= u1; u++) {
+		uint64_t slot = u - l->base_u;
+		uint32_t used = u < u1 ? P : (uint32_t)(l->lsn - u1 * P);
+
+		rl_unit_seal(g, l->buf + slot * g->unit, u, used, l->first[slot], l->rem[slot]);
+	}
+	/* one write per run of units contiguous in one file */
+	for (run_u = u = u0; u <= u1; u++) {
+		run_no = rl_unit_file(g, u);
+		if (u < u1 && rl_unit_file(g, u + 1) == run_no && (u + 1) % upf)
+			continue;
+		if (u == u1)
+			pad = rl_pad(l, u1 + 1, rl_unit_off(g, u1) + g->unit);
+		if ((u + 1) % upf == 0 && rl_circular(g) && rl_unit_file(g, u + 1) == 0)
+			l->st.wraps++;
+		ret = rl_put_run(l, run_no, run_u, u - run_u + 1, pad, &nreq);
+		if (ret)
+			return ret;
+		run_u = u + 1;
+	}
+	l->st.groups++;
+	l->written_lsn = l->lsn;
+	if (l->linked)
+		ret = rl_linked(l, nreq, flush_ns);
+	else if (flush && (l->c.flush != RL_FLUSH_NONE || l->emulate_sync))
+		ret = rl_log_flush(l, flush_ns);
+	else {
+		if (l->c.flush == RL_FLUSH_NONE && !l->emulate_sync)	/* O_SYNC/O_DSYNC */
+			l->durable_lsn = l->written_lsn;
+		ret = 0;
+	}
+	if (!l->c.skip_flush && l->c.flush == RL_FLUSH_NONE && !l->emulate_sync)
+		memset(l->dirty, 0, l->nslots);
+	if (ret)
+		return ret;
+	rl_shift(l, u1);
+	return 0;
+}
+
+void rl_log_ack(struct rl_log *l, uint64_t lsn)
+{
+	l->ack_lsn = lsn;
+	rl_side_write(l);
+}

@@ -1,0 +1,66 @@
+#!/bin/bash
+# Description: rbdsnap: snapshots created and trimmed on schedule (rbd snap ls), phases/timeline/sync latencies recorded, foreign snapshots survive
+# Timeout: 180
+. "$(dirname "$0")/lib.sh"
+need_cluster
+have_backend RBD || skip "configure found no librbd"
+IMG=rbdsnap-test-schedule
+rbd rm -p rbd "$IMG" >/dev/null 2>&1
+rbd create -p rbd --size 256M "$IMG" || fail "rbd create $IMG"
+trap 'rbd snap purge -p rbd "$IMG" >/dev/null 2>&1; rbd rm -p rbd "$IMG" >/dev/null 2>&1; rm -rf "$TMP"' EXIT
+# planted by the "operator": a foreign name and one that only shares the prefix
+rbd snap create "rbd/$IMG@foreign-keep" >/dev/null 2>&1 || fail "rbd snap create foreign-keep"
+rbd snap create "rbd/$IMG@dbfio-manual" >/dev/null 2>&1 || fail "rbd snap create dbfio-manual"
+printf '%s\n[client]\nrbd_cache = false\n' "$(cat "$CEPH_CONF")" >"$TMP/ceph.conf"
+
+# a sampler: the most snapshots of this run seen live at once
+( while :; do rbd snap ls "rbd/$IMG" 2>/dev/null | grep -cE ' dbfio-[0-9a-f]{8}-[0-9]+ ' >>"$TMP/live"; sleep 0.3; done ) &
+sampler=$!
+CEPH_CONF=$TMP/ceph.conf run_fio sched --name=sched --ioengine="external:$B/rbdsnap.so" \
+	--clientname=admin --pool=rbd --rbdname="$IMG" --invalidate=0 --rw=randwrite --bs=4k \
+	--iodepth=16 --time_based --runtime=8 --snap_start_delay=2 --snap_interval=1 \
+	--snap_count=3 --snap_keep=2 --snap_json="$TMP/sched.snap.json"
+rc=$?
+kill "$sampler"; wait "$sampler" 2>/dev/null
+cat "$TMP/sched.err"
+[ $rc = 0 ] || fail "fio exited $rc"
+S=$TMP/sched.snap.json
+[ "$(json "$TMP/sched.json" "d['jobs'][0]['error']")" = 0 ] || fail "fio reported an error"
+
+max=$(sort -n "$TMP/live" | tail -1)
+[ "${max:-0}" -ge 1 ] || fail "rbd snap ls never showed a dbfio- snapshot of the run"
+[ "$max" -le 2 ] || fail "snap_keep=2 but rbd snap ls showed $max live"
+ok "rbd snap ls saw up to $max live snapshots (snap_keep=2)"
+
+creates=$(json "$S" "sum(1 for e in d['events'] if e['op']=='create' and e['ret']==0)")
+removes=$(json "$S" "sum(1 for e in d['events'] if e['op']=='remove' and e['ret']==0)")
+[ "$creates" = 3 ] || fail "snap_count=3 but $creates created"
+[ "$removes" = 3 ] || fail "$removes of 3 removed"
+first=$(json "$S" "min(e['t'] for e in d['events'] if e['op']=='create')")
+python3 -c "import sys; sys.exit(not 1.8 <= $first <= 3.5)" || fail "first snapshot at ${first}s, snap_start_delay=2"
+ok "3 created (first at ${first}s), 3 removed"
+
+left=$(rbd snap ls "rbd/$IMG" | awk 'NR>1{print $2}' | sort | tr '\n' ' ')
+[ "$left" = "dbfio-manual foreign-keep " ] || fail "snapshots left on the image: '$left'"
+ok "foreign snapshots survive, none of the run's left"
+
+# phases: baseline, 1 and 2 live snapshots, each with I/Os and percentiles
+for ph in baseline snap1 snap2; do
+	n=$(json "$S" "[p['ios'] for p in d['phases'] if p['name']=='$ph'][0]") || fail "no phase $ph"
+	[ "$n" -gt 0 ] || fail "phase $ph has no I/O"
+	json "$S" "[p for p in d['phases'] if p['name']=='$ph'][0]" | grep -q "'p99_9_us'" || fail "phase $ph lacks p99.9"
+done
+ok "phases: $(json "$S" "', '.join('%s %.0f iops p99 %.1fms' % (p['name'], p['iops'], p['p99_us']/1000) for p in d['phases'])")"
+
+secs=$(json "$S" "len(d['timeline'])")
+[ "$secs" -ge 8 ] || fail "timeline has $secs seconds for an 8 s run"
+json "$S" "all(s['health'] for s in d['timeline'][:7])" | grep -q True || fail "health not polled every second"
+json "$S" "sum(len(s['events']) for s in d['timeline'])" | grep -qx 6 || fail "timeline does not carry the 6 snapshot events"
+json "$S" "d['rbd_cache']" | grep -qx False || fail "sidecar says rbd_cache is on with rbd_cache = false"
+grep -q "librbd cache off" "$TMP/sched.err" || fail "stderr does not say the cache was off"
+ok "timeline: $secs s, health polled, cache off reported"
+
+# each create/remove is a fio sync latency, recorded from the job thread
+n=$(json "$TMP/sched.json" "d['jobs'][0]['sync']['lat_ns']['N']")
+[ "$n" = 6 ] || fail "fio sync latency samples: $n, expected 6"
+ok "fio sync latencies: $n samples, mean $(json "$TMP/sched.json" "round(d['jobs'][0]['sync']['lat_ns']['mean']/1e6)") ms"

@@ -1,0 +1,42 @@
+#!/bin/bash
+# Description: rbdsnap: leftovers of a killed run reported at start, removed only with snap_purge_stale=1, protected ones never
+# Timeout: 120
+. "$(dirname "$0")/lib.sh"
+need_cluster
+have_backend RBD || skip "configure found no librbd"
+IMG=rbdsnap-test-stale
+rbd rm -p rbd "$IMG" >/dev/null 2>&1
+rbd create -p rbd --size 256M "$IMG" || fail "rbd create $IMG"
+cleanup() {
+	rbd snap unprotect "rbd/$IMG@dbfio-0badc0de-2" >/dev/null 2>&1
+	rbd snap purge -p rbd "$IMG" >/dev/null 2>&1
+	rbd rm -p rbd "$IMG" >/dev/null 2>&1
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+# what a SIGKILLed run leaves, a protected one, and an operator's look-alike
+for s in dbfio-0badc0de-1 dbfio-0badc0de-2 dbfio-keep-me foreign; do
+	rbd snap create "rbd/$IMG@$s" >/dev/null 2>&1 || fail "rbd snap create $s"
+done
+rbd snap protect "rbd/$IMG@dbfio-0badc0de-2" || fail "rbd snap protect"
+snaps() { rbd snap ls "rbd/$IMG" | awk 'NR>1{print $2}' | sort | tr '\n' ' '; }
+job() {
+	run_fio "$1" --name="$1" --ioengine="external:$B/rbdsnap.so" --clientname=admin --pool=rbd \
+		--rbdname="$IMG" --invalidate=0 --rw=randwrite --bs=4k --iodepth=8 --runtime=1 \
+		--time_based "${@:2}" || { cat "$TMP/$1.err"; fail "$1: fio failed"; }
+}
+
+job report
+cat "$TMP/report.err"
+grep -q "dbfio-0badc0de-1: stale snapshot from an earlier run" "$TMP/report.err" || fail "stale snapshot not reported"
+grep -q "dbfio-0badc0de-2: stale but protected" "$TMP/report.err" || fail "protected stale snapshot not reported"
+grep -q "dbfio-keep-me\|foreign" "$TMP/report.err" && fail "a non-matching snapshot was called stale"
+[ "$(snaps)" = "dbfio-0badc0de-1 dbfio-0badc0de-2 dbfio-keep-me foreign " ] || fail "without snap_purge_stale something was removed: $(snaps)"
+ok "reported, nothing removed without snap_purge_stale"
+
+job purge --snap_purge_stale=1 --snap_json="$TMP/purge.snap.json"
+cat "$TMP/purge.err"
+grep -q "dbfio-0badc0de-1: stale snapshot removed" "$TMP/purge.err" || fail "purge did not say it removed the stale snapshot"
+[ "$(snaps)" = "dbfio-0badc0de-2 dbfio-keep-me foreign " ] || fail "after purge: $(snaps)"
+[ "$(json "$TMP/purge.snap.json" "(d['stale_found'], d['stale_removed'])")" = "(2, 1)" ] || fail "sidecar stale counts wrong"
+ok "purged the unprotected leftover only; protected, look-alike and foreign kept"

@@ -1,0 +1,48 @@
+#!/bin/bash
+# Description: redolog on every backend (posix, uring, cephfs, rbd) against the project's cluster, each flavor once, logverify after each run
+# Timeout: 400
+. "$(dirname "$0")/lib.sh"
+need_cluster
+E=$B/redolog.so
+IMG=redolog-test-be-$$
+ROOT=/redolog-test-$$
+cleanup() {
+	rbd rm -p rbd $IMG >/dev/null 2>&1
+	/usr/bin/python3 - "$ROOT" >/dev/null 2>&1 <<'PY'
+import cephfs, os, sys
+fs = cephfs.LibCephFS(conffile=os.environ['CEPH_CONF']); fs.mount()
+d = fs.opendir(sys.argv[1])
+names = []
+while True:
+    e = fs.readdir(d)
+    if not e: break
+    if e.d_name not in (b'.', b'..'): names.append(e.d_name.decode())
+fs.closedir(d)
+for n in names: fs.unlink(sys.argv[1] + '/' + n)
+fs.rmdir(sys.argv[1]); fs.shutdown()
+PY
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+mkdir -p "$TMP/dir"
+run() {	# run BACKEND FLAVOR
+	local be=$1 fl=$2 n=$1-$2
+	run_fio "$n" --name="$n" --ioengine="external:$E" --store=$be --directory="$TMP/dir" \
+		--store_root=$ROOT --rbdname=$IMG --rbd_size=256m --flavor=$fl --innodb_log_file_size=2m \
+		--wal_segment_size=1m --wal_segments=3 --bsrange=200-4k --size=6m --iodepth=8 --rw=write \
+		--lsn_file="$TMP/$n.lsn" || { cat "$TMP/$n.err"; fail "$n: fio failed"; }
+	[ "$(json "$TMP/$n.json" "d['jobs'][0]['error']")" = 0 ] || fail "$n: fio reported an error"
+	timeout 120 "$B/logverify" --store=$be --dir="$TMP/dir" --store-root=$ROOT --rbdname=$IMG \
+		"$TMP/$n.lsn" >"$TMP/$n.lv" 2>&1 || { cat "$TMP/$n.lv"; fail "$n: logverify failed"; }
+	ok "$n: $(json "$TMP/$n.json" "round(d['jobs'][0]['write']['iops'])") commits/s, $(json "$TMP/$n.json" "d['jobs'][0]['sync']['lat_ns']['N']") flushes; $(cut -d: -f2- "$TMP/$n.lv")"
+}
+for be in posix uring cephfs rbd; do
+	case $be in
+	uring) have_backend LIBURING || { echo "no uring backend: skipped"; continue; } ;;
+	cephfs) have_backend LIBCEPHFS || fail "cephfs backend not built" ;;
+	rbd) have_backend RBD || fail "rbd backend not built" ;;
+	esac
+	for fl in mysql mariadb postgres; do
+		run $be $fl
+	done
+done
