@@ -1,0 +1,62 @@
+#!/bin/bash
+# Description: tools/gluster: up, write+fsync+read on the replica-2 mount, status, down leaves nothing behind
+# Timeout: 240
+. "$(dirname "$0")/lib.sh"
+GL=$REPO/tools/gluster
+export DBFIO_GLUSTER_DIR=$TMP/gluster
+trap '"$GL" down >/dev/null 2>&1; rm -rf "$TMP"' EXIT
+
+# In CI a machine that cannot run GlusterFS is a failure, never a skip.
+cannot() { [ "${CI:-}" = true ] && fail "$*"; skip "$*"; }
+
+if ! command -v glusterd >/dev/null || ! command -v mount.glusterfs >/dev/null; then
+	[ "${CI:-}" = true ] || skip "GlusterFS is not installed (tools/deps --with gluster)"
+	"$REPO/tools/deps" --with gluster || fail "tools/deps --with gluster failed"
+fi
+ss -Hltn 'sport = :24007' | grep -q . && cannot "port 24007 is taken (another glusterd runs here)"
+
+outside() { ls -A /var/lib/glusterd /var/log/glusterfs /var/run/gluster 2>/dev/null; }
+outside >"$TMP/outside.before"
+hosts_sum=$(md5sum </etc/hosts)
+
+s=$SECONDS
+if ! "$GL" up >"$TMP/up.out" 2>"$TMP/up.err"; then
+	cat "$TMP/up.err"
+	cannot "tools/gluster up failed: $(tail -n 1 "$TMP/up.err")"
+fi
+ok "up in $((SECONDS - s))s"
+mnt=$(cat "$TMP/up.out")
+[ "$mnt" = "$DBFIO_GLUSTER_DIR/mnt" ] || fail "up printed '$mnt', not the mount point"
+eval "$("$GL" env)"
+[ "$GLUSTER_MNT" = "$mnt" ] || fail "env says GLUSTER_MNT=$GLUSTER_MNT"
+awk -v p="$mnt" '$2 == p && $3 == "fuse.glusterfs" { f = 1 } END { exit !f }' /proc/mounts ||
+	fail "no fuse.glusterfs mount at $mnt"
+
+# write + fsync + read back; replica 2 means both bricks hold the bytes
+head -c 1048576 /dev/urandom >"$TMP/data"
+dd if="$TMP/data" of="$mnt/probe" bs=64k conv=fsync status=none || fail "write+fsync on the mount failed"
+echo 3 >/proc/sys/vm/drop_caches 2>/dev/null
+cmp "$TMP/data" "$mnt/probe" || fail "read back differs"
+for b in b1 b2; do
+	cmp "$TMP/data" "$DBFIO_GLUSTER_DIR/bricks/$b/probe" || fail "brick $b does not hold the file"
+done
+ok "1 MiB written, fsynced, read back; both bricks hold it"
+
+"$GL" status >"$TMP/status" || { cat "$TMP/status"; fail "status says not up"; }
+grep -q '^up ' "$TMP/status" || fail "status: no 'up' line"
+[ "$(grep -c '^pid ' "$TMP/status")" -ge 4 ] || { cat "$TMP/status"; fail "status lists fewer than 4 daemons"; }
+ok "status: $(grep '^rss' "$TMP/status")"
+
+dir=$DBFIO_GLUSTER_DIR
+s=$SECONDS
+"$GL" down >"$TMP/down" 2>&1 || { cat "$TMP/down"; fail "down failed"; }
+ok "down in $((SECONDS - s))s"
+for p in /proc/[0-9]*; do
+	tr '\0' '\n' <"$p/cmdline" 2>/dev/null | grep -qF "$dir/" && fail "pid ${p#/proc/} still runs: $(tr '\0' ' ' <"$p/cmdline")"
+done
+grep -qF " $dir/" /proc/mounts && fail "a mount under $dir is left"
+[ -e "$dir" ] && fail "$dir is left"
+outside | diff "$TMP/outside.before" - || fail "entries left under /var/lib/glusterd, /var/log/glusterfs or /var/run/gluster"
+[ "$(md5sum </etc/hosts)" = "$hosts_sum" ] || fail "/etc/hosts changed"
+"$GL" status >/dev/null 2>&1 && fail "status says up after down"
+ok "nothing left behind"
