@@ -64,7 +64,7 @@ ENGINES := $(foreach e,storeio redolog pgpage metastorm $(if $(CONFIG_RBD),rbdsn
 # <engine>_LIBS = more libraries.
 redolog_EXTRA := engines/redolog_log.c
 pgpage_EXTRA := engines/pgpage_ckpt.c
-rbdsnap_EXTRA := engines/rbdsnap_sched.c engines/rbdsnap_report.c
+rbdsnap_EXTRA := engines/rbdsnap_conn.c engines/rbdsnap_sched.c engines/rbdsnap_report.c
 metastorm_EXTRA := engines/metastorm_calls.c engines/metastorm_ddl.c engines/metastorm_report.c
 rbdsnap_LIBS := -lrbd -lrados
 ifdef CONFIG_RBD_SNAP_CREATE2

@@ -1,6 +1,7 @@
 /*
  * rbdsnap.h - what the parts of the rbdsnap engine share: rbdsnap.c (the fio
- * hooks, librbd aio), rbdsnap_sched.c (snapshot and health threads, snapshot
+ * hooks, librbd aio), rbdsnap_conn.c (option checks, the shared cluster
+ * connection), rbdsnap_sched.c (snapshot and health threads, snapshot
  * safety) and rbdsnap_report.c (phases, timeline, JSON sidecar).
  *
  * Only plain C, librbd/librados and latstat here: no fio header, so the
@@ -120,6 +121,41 @@ struct rs_meta {
 	int stale_found, stale_removed;
 	unsigned int dropped;
 };
+
+/* One cluster connection per process, shared by the jobs that name it. */
+struct rbdsnap_conn {
+	struct rbdsnap_conn *next;
+	char *key;
+	rados_t cluster;
+	int refs;
+};
+
+struct rbdsnap_options {
+	void *pad;	/* fio stores td here; off1 must not be 0 */
+	char *cluster_name;
+	char *rbd_name;
+	char *pool_name;
+	char *client_name;
+	int busy_poll;
+	unsigned long long snap_interval;	/* usec, like runtime */
+	int snap_every;
+	unsigned long long snap_start_delay;
+	int snap_keep;
+	int snap_count;
+	unsigned long long snap_hold;
+	char *snap_prefix;
+	int snap_remove_at_end;
+	int snap_purge_stale;
+	char *snap_json;
+	unsigned long long slow_threshold;
+	unsigned long long health_interval;
+	unsigned long long connect_timeout;
+};
+
+/* rbdsnap_conn.c */
+int rbdsnap_check_opts(struct rbdsnap_options *o);
+struct rbdsnap_conn *rbdsnap_conn_get(struct rbdsnap_options *o);
+void rbdsnap_conn_put(struct rbdsnap_conn *c);
 
 /* rbdsnap_sched.c */
 void rs_make_runid(char *buf, size_t len);

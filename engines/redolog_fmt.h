@@ -17,10 +17,11 @@
  *             rem_len} + 8168 bytes; segments named as PostgreSQL names them
  *             (timeline 1, first segment 1), recycled by renaming.
  *
- * The geometry is written as text to "<prefix>redolog.meta" in the store, so
+ * The geometry is written as text to "<prefix>redolog-<flavor>.meta" in the
+ * store (flavors can share a directory), so
  * logverify reads any log without being told its layout. The sidecar (a local
- * file, 32 bytes) holds {magic, acknowledged LSN, checkpoint LSN, durable
- * LSN}: every record in [checkpoint, acknowledged) must be intact.
+ * file, 72 bytes) holds {magic, acknowledged LSN, checkpoint LSN, durable
+ * LSN, flavor, file name prefix}: every record in [checkpoint, acknowledged) must be intact.
  */
 #ifndef DBFIO_REDOLOG_FMT_H
 #define DBFIO_REDOLOG_FMT_H
@@ -36,7 +37,6 @@ enum rl_flavor { RL_MYSQL, RL_MARIADB, RL_POSTGRES };
 #define RL_REC_HDR	24u
 #define RL_PG_MAGIC	0xD110u		/* PostgreSQL 15's XLOG_PAGE_MAGIC */
 #define RL_SIDE_MAGIC	0x314e534c474f4c52ull	/* "RLOGLSN1" */
-#define RL_META_NAME	"redolog.meta"
 
 struct rl_rec_hdr {
 	uint32_t magic;
@@ -51,6 +51,8 @@ struct rl_side {
 	uint64_t ack_lsn;	/* end of the last acknowledged record */
 	uint64_t ckpt_lsn;	/* first record still guaranteed in the log */
 	uint64_t durable_lsn;	/* end of the last flushed record */
+	uint64_t flavor;	/* enum rl_flavor: names the meta file */
+	char prefix[32];	/* log_prefix of the files (NUL-terminated) */
 };
 
 struct rl_geo {
@@ -214,6 +216,11 @@ static inline const char *rl_unit_check(const struct rl_geo *g, const uint8_t *b
 static inline const char *rl_flavor_name(int f)
 {
 	return f == RL_MYSQL ? "mysql" : f == RL_MARIADB ? "mariadb" : "postgres";
+}
+
+static inline void rl_meta_name(int flavor, const char *prefix, char *buf, size_t len)
+{
+	snprintf(buf, len, "%sredolog-%s.meta", prefix, rl_flavor_name(flavor));
 }
 
 static inline int rl_meta_format(const struct rl_geo *g, char *buf, size_t len)

@@ -27,8 +27,10 @@ static void rl_side_write(struct rl_log *l)
 	struct rl_side sd = {
 		.magic = RL_SIDE_MAGIC, .ack_lsn = l->ack_lsn,
 		.ckpt_lsn = l->ckpt_lsn, .durable_lsn = l->durable_lsn,
+		.flavor = l->c.g.flavor,
 	};
 
+	snprintf(sd.prefix, sizeof(sd.prefix), "%s", l->c.g.prefix);
 	/* page cache survives a killed process: no fsync needed */
 	if (l->side_fd >= 0 && pwrite(l->side_fd, &sd, sizeof(sd), 0) != sizeof(sd))
 		snprintf(l->err, sizeof(l->err), "sidecar write failed: %s", strerror(errno));
@@ -80,7 +82,7 @@ static int rl_write_meta(struct rl_log *l)
 	struct store_file *f;
 	int ret, n;
 
-	snprintf(name, sizeof(name), "%s%s", l->c.g.prefix, RL_META_NAME);
+	rl_meta_name(l->c.g.flavor, l->c.g.prefix, name, sizeof(name));
 	n = rl_meta_format(&l->c.g, text, sizeof(text));
 	ret = store_open(l->s, name, O_RDWR | O_CREAT | O_TRUNC, 0644, 4096, &f);
 	if (ret)

@@ -26,7 +26,10 @@
  *
  * librados and librbd handles are shared by the threads of a process: one
  * cluster connection, one open image (and its table) per pool/image, both
- * refcounted, as fio's rbd engine shares its cluster handle.
+ * refcounted, as fio's rbd engine shares its cluster handle. The table is
+ * read once, at open: one process per image. An image we create has the
+ * layering feature only (no exclusive-lock or object-map round trips);
+ * librbd's cache follows ceph.conf / CEPH_ARGS (e.g. --rbd_cache=false).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -193,7 +196,7 @@ static int rbds_cluster_get(const struct store_config *cfg, char *err, size_t er
 		if (strcmp(id, rbds_proc.id) || strcmp(conf, rbds_proc.conf)) {
 			snprintf(err, errlen, "rbd: this process is connected as client.%s "
 				 "(ceph.conf: %s): one cluster connection per process",
-				 rbds_proc.id, conf_name(cfg->ceph_conf));
+				 rbds_proc.id, conf_name(*rbds_proc.conf ? rbds_proc.conf : NULL));
 			return -EINVAL;
 		}
 		rbds_proc.refs++;
@@ -271,8 +274,8 @@ static int tab_load(struct rbds_image *im, int created, char *err, size_t errlen
 	if (ret >= 0 && ret != RBD_TAB_BYTES)
 		ret = -EIO;
 	if (ret < 0) {
-		snprintf(err, errlen, "rbd: rbd_read(%s, table) failed: %s",
-			 im->name, strerror((int)-ret));
+		snprintf(err, errlen, "rbd: rbd_read(%s/%s, table) failed: %s",
+			 im->pool, im->name, strerror((int)-ret));
 		return ret;
 	}
 	if (!memcmp(h->magic, RBD_MAGIC, sizeof(h->magic))) {
@@ -280,20 +283,21 @@ static int tab_load(struct rbds_image *im, int created, char *err, size_t errlen
 		    h->max_slots == RBD_TAB_SLOTS && h->nslots <= h->max_slots &&
 		    h->data_start == RBD_TAB_BYTES && h->next_free >= h->data_start)
 			return 0;
-		snprintf(err, errlen, "rbd: image '%s' has a dbfio table of another "
-			 "version or a corrupt one (version %u)", im->name, h->version);
+		snprintf(err, errlen, "rbd: image '%s/%s' has a dbfio table of another "
+			 "version or a corrupt one (version %u)", im->pool, im->name,
+			 h->version);
 		return -EINVAL;
 	}
 	if (!created && !tab_all_zero(im->tab, RBD_TAB_BYTES)) {
-		snprintf(err, errlen, "rbd: image '%s' holds data that is not a dbfio "
-			 "store (refusing to overwrite)", im->name);
+		snprintf(err, errlen, "rbd: image '%s/%s' holds data that is not a dbfio "
+			 "store (refusing to overwrite)", im->pool, im->name);
 		return -EEXIST;
 	}
 	tab_format(im);
 	ret = tab_write(im, 0, sizeof(struct rbds_hdr), TAB_FLUSH);
 	if (ret)
-		snprintf(err, errlen, "rbd: rbd_write(%s, table) failed: %s",
-			 im->name, strerror((int)-ret));
+		snprintf(err, errlen, "rbd: rbd_write(%s/%s, table) failed: %s",
+			 im->pool, im->name, strerror((int)-ret));
 	return ret;
 }
 
@@ -315,7 +319,6 @@ static int rbds_image_connect(struct rbds_image *im, const struct store_config *
 	}
 	ret = rbd_open(im->io, im->name, &im->img, NULL);
 	if (ret == -ENOENT && cfg->rbd_size) {
-		/* layering only: no exclusive-lock or object-map round trips */
 		ret = rbd_create2(im->io, im->name, cfg->rbd_size, RBD_FEATURE_LAYERING,
 				  &order);
 		if (ret && ret != -EEXIST) {
@@ -1066,8 +1069,9 @@ static int rbds_reap(struct store *s, unsigned int min, unsigned int max,
 		min = s->inflight;
 	if (timeout_ns >= 0) {
 		clock_gettime(CLOCK_MONOTONIC, &ts);
-		ts.tv_sec += timeout_ns / 1000000000 + (ts.tv_nsec + timeout_ns % 1000000000) / 1000000000;
-		ts.tv_nsec = (ts.tv_nsec + timeout_ns % 1000000000) % 1000000000;
+		timeout_ns += ts.tv_nsec;
+		ts.tv_sec += timeout_ns / 1000000000;
+		ts.tv_nsec = timeout_ns % 1000000000;
 	}
 	pthread_mutex_lock(&rd->lock);
 	while (rd->ndone < min) {

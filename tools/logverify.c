@@ -1,7 +1,7 @@
 /*
  * logverify - check a redolog engine log through any dbfio store backend.
  *
- * Reads the log's geometry from <prefix>redolog.meta in the store and the
+ * Reads the log's geometry from <prefix>redolog-<flavor>.meta in the store and the
  * acknowledged LSN from the engine's sidecar (lsn_file=), then walks every
  * record from the checkpoint LSN up to the acknowledged LSN: block/page
  * header (number, trailer CRC32C / page address), record magic, LSN, length
@@ -45,7 +45,7 @@ static void usage(FILE *out)
 		"  --ceph-conf=F    ceph.conf (default $CEPH_CONF)\n"
 		"  --pool=P         rbd pool (default rbd)\n"
 		"  --rbdname=N      rbd image (default dbfio-store)\n"
-		"  --prefix=P       log_prefix of the job (default none)\n"
+		"  --prefix=P       file name prefix (default: the one in LSN_FILE)\n"
 		"  --durable        check up to the durable LSN instead of the acknowledged one\n"
 		"exit: 0 intact, 1 loss or corruption, 2 unusable input\n");
 }
@@ -159,14 +159,14 @@ static int lv_walk(struct lv *v, uint64_t from, uint64_t to)
 	return 0;
 }
 
-static int lv_meta(struct lv *v, const char *prefix)
+static int lv_meta(struct lv *v, int flavor, const char *prefix)
 {
 	char name[128], text[1024];
 	struct store_file *f;
 	ssize_t n;
 	int ret;
 
-	snprintf(name, sizeof(name), "%s%s", prefix, RL_META_NAME);
+	rl_meta_name(flavor, prefix, name, sizeof(name));
 	ret = store_open(v->s, name, O_RDONLY, 0, 0, &f);
 	if (ret) {
 		fprintf(stderr, "logverify: %s: %s\n", name, strerror(-ret));
@@ -175,7 +175,7 @@ static int lv_meta(struct lv *v, const char *prefix)
 	n = store_pread(v->s, f, text, sizeof(text) - 1, 0);
 	store_close(v->s, f);
 	text[n > 0 ? n : 0] = '\0';
-	if (n <= 0 || rl_meta_parse(&v->g, text)) {
+	if (n <= 0 || rl_meta_parse(&v->g, text) || v->g.flavor != flavor) {
 		fprintf(stderr, "logverify: %s: not a redolog meta file\n", name);
 		return 2;
 	}
@@ -191,7 +191,7 @@ int main(int argc, char **argv)
 		{ 0, 0, 0, 0 },
 	};
 	struct store_config cfg = { .backend = STORE_POSIX, .root = "." };
-	const char *prefix = "", *root = NULL;
+	const char *prefix = NULL, *root = NULL;
 	struct lv v = { 0 };
 	struct rl_side sd;
 	int c, fd, ret, durable = 0;
@@ -223,7 +223,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	fd = open(argv[optind], O_RDONLY);
-	if (fd < 0 || read(fd, &sd, sizeof(sd)) != sizeof(sd) || sd.magic != RL_SIDE_MAGIC) {
+	if (fd < 0 || read(fd, &sd, sizeof(sd)) != sizeof(sd) || sd.magic != RL_SIDE_MAGIC ||
+	    sd.flavor > RL_POSTGRES || sd.ckpt_lsn > sd.ack_lsn + (1ull << 40)) {
 		fprintf(stderr, "logverify: %s: not a redolog LSN sidecar\n", argv[optind]);
 		return 2;
 	}
@@ -237,7 +238,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "logverify: %s\n", err);
 		return 2;
 	}
-	ret = lv_meta(&v, prefix);
+	sd.prefix[sizeof(sd.prefix) - 1] = '\0';
+	ret = lv_meta(&v, (int)sd.flavor, prefix ? prefix : sd.prefix);
 	if (!ret) {
 		v.unit = malloc(v.g.unit);
 		ret = v.unit ? lv_walk(&v, sd.ckpt_lsn, durable ? sd.durable_lsn : sd.ack_lsn) : 2;

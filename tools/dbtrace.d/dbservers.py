@@ -1,0 +1,336 @@
+"""dbservers - throwaway PostgreSQL 15 and MariaDB 10.11 servers for
+tools/dbtrace: create a data directory, start the server by hand on
+127.0.0.1:<private port>, open SQL sessions, stop it and everything it
+forked. Errors are raised as Fail with a one-line reason."""
+import os
+import pwd
+import select
+import signal
+import socket
+import statistics
+import subprocess
+import time
+
+PG_BIN = "/usr/lib/postgresql/15/bin"
+
+
+def as_user(name):
+    """subprocess arguments that run a child as user name, with its own
+    groups only (root's group would otherwise decide directory access)."""
+    pw = pwd.getpwnam(name)
+    return {"user": pw.pw_uid, "group": pw.pw_gid, "extra_groups": []}
+
+
+class Fail(Exception):
+    pass
+
+
+def run(cmd, what, timeout, log=None, **kw):
+    """Run a command to completion; Fail with its last output line."""
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                           timeout=timeout, stdin=subprocess.DEVNULL, **kw)
+    except subprocess.TimeoutExpired:
+        raise Fail("%s timed out after %ds" % (what, timeout))
+    except OSError as e:
+        raise Fail("%s: cannot run %s: %s" % (what, cmd[0], e.strerror))
+    if log:
+        with open(log, "a") as f:
+            f.write("+ %s\n%s" % (" ".join(cmd), p.stdout))
+    if p.returncode != 0:
+        lines = [ln for ln in p.stdout.splitlines() if ln.strip()]
+        raise Fail("%s failed (exit %d): %s" % (what, p.returncode, lines[-1] if lines else "no output"))
+    return p.stdout
+
+
+def free_port(start=54329):
+    for port in range(start, start + 200):
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+                return port
+            except OSError:
+                continue
+    raise Fail("no free TCP port in %d..%d" % (start, start + 199))
+
+
+def children(pid):
+    """Direct children of pid (scans /proc)."""
+    kids = []
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open("/proc/%s/stat" % d) as f:
+                    st = f.read()
+            except OSError:
+                continue
+            if int(st.rsplit(")", 1)[1].split()[1]) == pid:
+                kids.append(int(d))
+    return kids
+
+
+def descendants(pid):
+    out, todo = [], [pid]
+    while todo:
+        for k in children(todo.pop()):
+            out.append(k)
+            todo.append(k)
+    return out
+
+
+def starttime(pid):
+    """The pid's start time (clock ticks since boot), None if it is gone or
+    a zombie: (pid, starttime) names one process even when pids are reused."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return None if fields[0] in "ZX" else int(fields[19])
+
+
+def cmdline(pid):
+    try:
+        with open("/proc/%d/cmdline" % pid, "rb") as f:
+            return f.read().replace(b"\0", b" ").decode(errors="replace").strip()
+    except OSError:
+        return ""
+
+
+class Session:
+    """One long-lived SQL client (psql / mariadb) fed on stdin. Each
+    statement is followed by SELECT '<marker>'; its latency is the time until
+    the marker comes back, less the median round trip of a marker alone."""
+
+    def __init__(self, cmd, env=None):
+        self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True, bufsize=1, env=env)
+        self.n = 0
+        self.overhead = 0.0
+
+    def _roundtrip(self, sql, timeout):
+        self.n += 1
+        mark = "dbtrace-mark-%d" % self.n
+        t = time.perf_counter()
+        self.p.stdin.write("%s\nSELECT '%s';\n" % (sql, mark))
+        self.p.stdin.flush()
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise Fail("statement timed out after %ds: %s" % (timeout, sql[:60]))
+            r, _, _ = select.select([self.p.stdout], [], [], left)
+            if not r:
+                continue
+            line = self.p.stdout.readline()
+            if not line:
+                err = [ln for ln in self.p.stderr.read().splitlines() if ln.strip()]
+                raise Fail("SQL client ended at '%s': %s" % (sql[:60], err[-1] if err else "no message"))
+            if line.strip() == mark:
+                return time.perf_counter() - t
+
+    def calibrate(self, n=30):
+        """Measure the marker's own round trip (client + network + parse)."""
+        ts = [self._roundtrip("", 30) for _ in range(n)]
+        self.overhead = statistics.median(ts[5:])
+        return self.overhead
+
+    def timed(self, sql, timeout=120):
+        return max(self._roundtrip(sql + ";", timeout) - self.overhead, 0.0)
+
+    def close(self, timeout=10):
+        p, self.p = self.p, None
+        if p is None:
+            return
+        try:
+            p.stdin.close()
+            p.wait(timeout)
+        except (OSError, subprocess.TimeoutExpired):
+            p.kill()
+            p.wait()
+
+
+class Server:
+    """Common parts: the server process, its log, start/stop."""
+    name = "?"
+
+    def __init__(self, workdir, logdir, db_opts):
+        self.workdir, self.logdir, self.db_opts = workdir, logdir, db_opts
+        self.datadir = os.path.join(workdir, "data")
+        self.log = os.path.join(logdir, self.name + ".log")
+        self.port = None
+        self.proc = None
+        self.known = {}         # pid -> start time of every server process seen, for the final sweep
+
+    def _spawn(self, cmd, **kw):
+        with open(self.log, "a") as log:
+            self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT,
+                                         stdin=subprocess.DEVNULL, start_new_session=True, **kw)
+        self._remember([self.proc.pid])
+
+    def _remember(self, pids):
+        for p in pids:
+            t = starttime(p)
+            if t is not None:
+                self.known.setdefault(p, t)
+
+    def _survivors(self):
+        return [p for p, t in self.known.items() if starttime(p) == t]
+
+    def _wait_ready(self, timeout=60):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise Fail("%s exited during start-up (exit %d): %s"
+                           % (self.name, self.proc.returncode, self.last_log()))
+            if self.ping():
+                return
+            time.sleep(0.2)
+        raise Fail("%s not ready after %ds: %s" % (self.name, timeout, self.last_log()))
+
+    def last_log(self):
+        try:
+            lines = [ln for ln in open(self.log, errors="replace").read().splitlines() if ln.strip()]
+        except OSError:
+            lines = []
+        return lines[-1] if lines else "(empty log)"
+
+    def children(self):
+        kids = children(self.proc.pid)
+        self._remember(kids)
+        return kids
+
+    def pids(self):
+        """The pids strace attaches to (with -f: threads and later forks too)."""
+        pids = [self.proc.pid] + [p for p in descendants(self.proc.pid) if not self.foreground(p)]
+        self._remember(pids)
+        return pids
+
+    def stop(self, sig, timeout):
+        """Stop the server and anything it forked; idempotent. Returns the
+        pids still alive afterwards (none, unless even SIGKILL failed)."""
+        if self.proc is not None:
+            self._remember(descendants(self.proc.pid))
+            if self.proc.poll() is None:
+                self.proc.send_signal(sig)
+                try:
+                    self.proc.wait(timeout)
+                except subprocess.TimeoutExpired:
+                    self.proc.kill()
+                    self.proc.wait()
+            self.proc = None
+        left = self._survivors()
+        for p in left:
+            try:
+                os.kill(p, signal.SIGKILL)
+            except OSError:
+                pass
+        if left:
+            time.sleep(0.5)
+        return self._survivors()
+
+
+class Postgres(Server):
+    name = "postgres"
+
+    def version(self):
+        return run([PG_BIN + "/postgres", "--version"], "postgres --version", 10).strip()
+
+    def env(self):
+        env = {k: v for k, v in os.environ.items() if not k.startswith("PG")}
+        env.update(PGHOST="127.0.0.1", PGPORT=str(self.port), PGUSER="postgres",
+                   PGDATABASE="postgres", PGCONNECT_TIMEOUT="10")
+        return env
+
+    def setup(self):
+        pw = pwd.getpwnam("postgres")
+        os.chown(self.workdir, pw.pw_uid, pw.pw_gid)
+        run([PG_BIN + "/initdb", "-D", self.datadir, "-A", "trust", "-U", "postgres",
+             "-E", "UTF8", "--locale=C"], "initdb", 180, log=self.log, cwd=self.workdir,
+            **as_user("postgres"))
+
+    def start(self):
+        self.port = free_port(54329)
+        sockdir = self.datadir if len(self.datadir) < 90 else ""
+        cmd = [PG_BIN + "/postgres", "-D", self.datadir, "-c", "listen_addresses=127.0.0.1",
+               "-c", "port=%d" % self.port, "-c", "unix_socket_directories=" + sockdir,
+               "-c", "fsync=on"]
+        for o in self.db_opts:
+            cmd += ["-c", o]
+        self._spawn(cmd, cwd=self.workdir, **as_user("postgres"))
+        self._wait_ready()
+
+    def ping(self):
+        return subprocess.run([PG_BIN + "/pg_isready", "-q", "-t", "2"], env=self.env(),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
+
+    def sql(self, stmt, timeout=300):
+        return run([PG_BIN + "/psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-c", stmt],
+                   "psql -c '%s'" % stmt[:40], timeout, env=self.env())
+
+    def session(self):
+        return Session([PG_BIN + "/psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1"],
+                       env=self.env())
+
+    def settle(self):
+        """Start each run from the same state: no dirty buffers, a fresh
+        checkpoint (so full-page writes start again)."""
+        self.sql("CHECKPOINT")
+
+    def foreground(self, pid):
+        """Is this postmaster child a client backend (vs. a background process)?"""
+        c = cmdline(pid)
+        return "127.0.0.1(" in c or "[local]" in c
+
+    def stop(self):
+        return Server.stop(self, signal.SIGINT, 60)     # SIGINT = fast shutdown
+
+
+class MariaDB(Server):
+    name = "mariadb"
+
+    def version(self):
+        return run(["mariadbd", "--version"], "mariadbd --version", 10).strip()
+
+    def _client(self):
+        return ["mariadb", "--no-defaults", "-h", "127.0.0.1", "-P", str(self.port), "-u", "root",
+                "--connect-timeout=10"]
+
+    def setup(self):
+        run(["mariadb-install-db", "--no-defaults", "--datadir=" + self.datadir, "--user=root",
+             "--skip-test-db", "--skip-name-resolve"], "mariadb-install-db", 180, log=self.log,
+            cwd=self.workdir)
+
+    def start(self):
+        self.port = free_port(54339)
+        cmd = ["mariadbd", "--no-defaults", "--datadir=" + self.datadir, "--user=root",
+               "--bind-address=127.0.0.1", "--port=%d" % self.port,
+               "--socket=" + os.path.join(self.logdir, "mariadbd.sock"),
+               "--pid-file=" + os.path.join(self.logdir, "mariadbd.pid"),
+               "--skip-grant-tables", "--skip-name-resolve", "--log-error=" + self.log]
+        cmd += ["--" + o for o in self.db_opts]
+        self._spawn(cmd, cwd=self.workdir)
+        self._wait_ready()
+        self.sql("CREATE DATABASE dbtrace")
+
+    def ping(self):
+        return subprocess.run(self._client() + ["-e", "SELECT 1"], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL).returncode == 0
+
+    def sql(self, stmt, timeout=300):
+        return run(self._client() + ["-N", "-B", "-e", stmt], "mariadb -e '%s'" % stmt[:40], timeout)
+
+    def session(self):
+        return Session(self._client() + ["-N", "-B", "--unbuffered", "-D", "dbtrace"])
+
+    def settle(self):
+        pass
+
+    def foreground(self, pid):
+        return False    # threads are told apart in the trace (see stracemix.mix)
+
+    def stop(self):
+        return Server.stop(self, signal.SIGTERM, 120)
+
+
+SERVERS = {"postgres": Postgres, "mariadb": MariaDB}
