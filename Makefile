@@ -11,7 +11,10 @@
 # two are never mixed in one translation unit).
 
 B := build
--include $(B)/config.mk
+# configure always writes build/config.{mk,h}; B=DIR puts objects and
+# engines elsewhere (e.g. make B=build/asan SANITIZE=1: a sanitized copy).
+CB := build
+-include $(CB)/config.mk
 
 ifeq ($(V),1)
 Q :=
@@ -27,7 +30,10 @@ CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers
 BASE_CFLAGS := -std=gnu11 -fPIC $(WARN) -D_GNU_SOURCE -D_LARGEFILE_SOURCE -D_FILE_OFFSET_BITS=64
 FIO_CFLAGS := -I$(FIO_SRC) -include config-host.h -Wno-sign-compare -Wno-address-of-packed-member
-STORE_CFLAGS := -include $(B)/config.h -Iengines
+# the fio version the engines are built against: checked at load (fio_store.c)
+ENGINE_FIO_VERSION ?= fio-$(FIO_VERSION)
+FIO_CFLAGS += -DDBFIO_FIO_VERSION='"$(ENGINE_FIO_VERSION)"'
+STORE_CFLAGS := -include $(CB)/config.h -Iengines
 LDFLAGS_SO := -shared -rdynamic -Wl,-z,nodelete -Wl,--version-script=engines/export.map
 
 ifeq ($(SANITIZE),1)
@@ -83,15 +89,15 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/*.c))
 all: $(ENGINE_SO) $(TOOLS) $(UNIT_TESTS)
 
 # a fresh machine: packages first (fio itself), then configure
-$(B)/config.mk $(B)/config.h:
+$(CB)/config.mk $(CB)/config.h:
 	@tools/deps
 	./configure
 
-$(B)/obj/%.o: engines/%.c engines/*.h $(B)/config.h
+$(B)/obj/%.o: engines/%.c engines/*.h $(CB)/config.h
 	@mkdir -p $(dir $@)
 	$(QUIET_CC)$(CC) $(BASE_CFLAGS) $(STORE_CFLAGS) $(CFLAGS) -c -o $@ $<
 
-$(B)/obj/eng_%.o: engines/%.c engines/*.h $(B)/config.mk
+$(B)/obj/eng_%.o: engines/%.c engines/*.h $(CB)/config.mk
 	@mkdir -p $(dir $@)
 	$(QUIET_CC)$(CC) $(BASE_CFLAGS) $(FIO_CFLAGS) -Iengines $(CFLAGS) -c -o $@ $<
 

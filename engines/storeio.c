@@ -169,6 +169,13 @@ static enum fio_q_status fio_storeio_queue(struct thread_data *td, struct io_u *
 	int ret;
 
 	fio_ro_check(td, io_u);
+	/*
+	 * The posix and cephfs backends do the I/O inside store_submit(): stamp
+	 * the issue time before it, or fio would book the I/O as submission
+	 * latency (it stamps after queue() returns).
+	 */
+	if (fio_fill_issue_time(td))
+		fio_gettime(&io_u->issue_time, NULL);
 	r->file = io_u->file->engine_data;
 	r->buf = io_u->xfer_buf;
 	r->len = io_u->xfer_buflen;
@@ -224,7 +231,8 @@ static struct io_u *fio_storeio_event(struct thread_data *td, int event)
 struct ioengine_ops ioengine = {
 	.name			= "storeio",
 	.version		= FIO_IOOPS_VERSION,
-	.flags			= FIO_DISKLESSIO | FIO_NODISKUTIL,
+	.flags			= FIO_DISKLESSIO | FIO_NODISKUTIL |
+				  FIO_ASYNCIO_SETS_ISSUE_TIME,
 	.setup			= fio_storeio_setup,
 	.init			= fio_storeio_init,
 	.cleanup		= fio_storeio_cleanup,

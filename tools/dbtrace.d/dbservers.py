@@ -311,14 +311,15 @@ class MariaDB(Server):
         cmd += ["--" + o for o in self.db_opts]
         self._spawn(cmd, cwd=self.workdir)
         self._wait_ready()
-        self.sql("CREATE DATABASE dbtrace")
+        self.sql("CREATE DATABASE dbtrace", db=None)
 
     def ping(self):
         return subprocess.run(self._client() + ["-e", "SELECT 1"], stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL).returncode == 0
 
-    def sql(self, stmt, timeout=300):
-        return run(self._client() + ["-N", "-B", "-e", stmt], "mariadb -e '%s'" % stmt[:40], timeout)
+    def sql(self, stmt, timeout=300, db="dbtrace"):
+        return run(self._client() + ["-N", "-B"] + (["-D", db] if db else []) + ["-e", stmt],
+                   "mariadb -e '%s'" % stmt[:40], timeout)
 
     def session(self):
         return Session(self._client() + ["-N", "-B", "--unbuffered", "-D", "dbtrace"])

@@ -12,14 +12,19 @@ import statistics
 import subprocess
 import time
 
-CALLS = ("openat,open,close,read,pread64,write,pwrite64,pwritev,pwritev2,fsync,fdatasync,"
-         "sync_file_range,unlink,unlinkat,rename,renameat,renameat2,mkdir,mkdirat,rmdir,"
-         "ftruncate,fallocate,lseek,fstat,newfstatat,statx,io_submit,io_getevents,io_uring_enter")
+# The calls traced: what touches files, their names, sizes and durability.
+# truncate is how PostgreSQL 15.18 empties a dropped relation; getdents64
+# and access are how it scans and probes directories.
+CALLS = ("openat,open,close,read,pread64,preadv,preadv2,write,pwrite64,pwritev,pwritev2,"
+         "fsync,fdatasync,sync_file_range,fadvise64,unlink,unlinkat,rename,renameat,renameat2,"
+         "mkdir,mkdirat,rmdir,truncate,ftruncate,fallocate,lseek,fstat,newfstatat,statx,access,"
+         "getdents64,io_submit,io_getevents,io_uring_enter")
 WRITES = ("write", "pwrite64", "pwritev", "pwritev2")
-READS = ("read", "pread64")
+READS = ("read", "pread64", "preadv", "preadv2")
 SYNCS = ("fsync", "fdatasync", "sync_file_range")
 FD_CALLS = set(WRITES + READS + SYNCS + ("close", "ftruncate", "fallocate", "fstat", "lseek",
-                                         "io_uring_enter"))
+                                         "fadvise64", "getdents64", "io_uring_enter"))
+PATH_CALLS = ("unlink", "rename", "mkdir", "rmdir", "truncate", "access")
 
 # ---------------------------------------------------------------- file roles
 
@@ -141,7 +146,7 @@ def decode(call, args, ret, rpath, cwd):
         s = _strings(args)
         path = _join(_fd_path(args), s[0] if s else "")
         is_dir = call == "mkdirat" or "AT_REMOVEDIR" in args
-    elif call in ("unlink", "rename", "mkdir", "rmdir"):
+    elif call in PATH_CALLS:
         s = _strings(args)
         path = _join(cwd, s[0] if s else "")
         is_dir = call in ("mkdir", "rmdir")

@@ -1,0 +1,92 @@
+#!/bin/bash
+# Description: tools/dbtrace: real PostgreSQL pgbench and MariaDB DDL traced by file role, everything cleaned up
+# Timeout: 240
+. "$(dirname "$0")/lib.sh"
+DBTRACE=$REPO/tools/dbtrace
+[ "$(id -u)" = 0 ] || skip "tools/dbtrace needs root"
+
+# need_db BINARY: install the fidelity packages when BINARY is missing.
+# Returns 1 when they cannot be installed (a failure in CI).
+need_db() {
+	[ -x "$1" ] || command -v "$1" >/dev/null && return 0
+	"$REPO/tools/deps" --with fidelity >"$TMP/deps.log" 2>&1 && { [ -x "$1" ] || command -v "$1" >/dev/null; } && return 0
+	cat "$TMP/deps.log"
+	[ "${CI:-}" = true ] && fail "cannot install $1 (tools/deps --with fidelity)"
+	return 1
+}
+
+# left_behind DIR: processes still running inside DIR (servers chdir to their data directory)
+left_behind() {
+	local p
+	for p in /proc/[0-9]*; do
+		case "$(readlink "$p/cwd" 2>/dev/null)" in "$1"/*) echo "${p#/proc/} $(tr '\0' ' ' <"$p/cmdline")" ;; esac
+	done
+}
+
+# after_run NAME DIR MODE: the target is as it was: empty, same mode, nobody inside
+after_run() {
+	[ -z "$(ls -A "$2")" ] || fail "$1: $2 not left empty: $(ls -A "$2")"
+	[ "$(stat -c %a "$2")" = "$3" ] || fail "$1: mode of $2 changed from $3 to $(stat -c %a "$2")"
+	local left
+	left=$(left_behind "$2")
+	[ -z "$left" ] || fail "$1: processes left running: $left"
+}
+
+# refusals come with a one-line reason
+out=$("$DBTRACE" --db postgres --dir "$TMP/nonexistent" --workload ddl 2>&1) && fail "a missing target was accepted"
+[ "$(printf '%s\n' "$out" | wc -l)" = 1 ] || fail "more than one line for a missing target: $out"
+ok "missing target refused: $out"
+"$DBTRACE" --help | grep -q -- "--workload" || fail "--help does not describe --workload"
+
+# PostgreSQL: pgbench, 2 clients, 5 s
+need_db /usr/lib/postgresql/15/bin/postgres || skip "postgresql-15 cannot be installed"
+chmod 711 "$TMP"	# user postgres must reach the target (dbtrace only opens TARGET_DIR itself)
+mkdir -p "$TMP/pg"
+chmod 700 "$TMP/pg"
+"$DBTRACE" --db postgres --dir "$TMP/pg" --workload pgbench --clients 2 --seconds 5 --scale 2 \
+	--json "$TMP/pg.json" --md "$TMP/pg.md" >"$TMP/pg.out" 2>&1 || { cat "$TMP/pg.out"; fail "dbtrace postgres pgbench failed"; }
+after_run postgres "$TMP/pg" 700
+T="d['traced']['phases']['transaction']['roles']"
+tps=$(json "$TMP/pg.json" "d['untraced']['tps']") || fail "pg.json does not parse"
+python3 -c "import sys; sys.exit(not float(sys.argv[1]) > 0)" "$tps" || fail "tps is $tps"
+wal_sync=$(json "$TMP/pg.json" "$T['wal']['syncs_per_op']")
+wal_w=$(json "$TMP/pg.json" "$T['wal']['writes']['per_op']")
+wal_b=$(json "$TMP/pg.json" "$T['wal']['writes']['mean_bytes']")
+probes=$(json "$TMP/pg.json" "$T['data']['calls'].get('lseek_end', {}).get('per_op', 0)")
+data_w=$(json "$TMP/pg.json" "$T.get('data', {}).get('writes', {}).get('per_op', 0)")
+python3 -c "import sys; sys.exit(not (float(sys.argv[1]) > 0 and float(sys.argv[2]) > 0))" "$wal_sync" "$wal_w" ||
+	fail "no WAL writes or syncs per transaction (writes $wal_w, syncs $wal_sync)"
+grep -q '^| wal | fdatasync' "$TMP/pg.md" || fail "the Markdown table has no WAL fdatasync row"
+ok "postgres pgbench: $tps tps; per transaction: WAL $wal_w writes (mean $wal_b B), $wal_sync syncs; data writes $data_w; size probes $probes"
+
+# ... and interrupted half-way: one line, and still nothing left behind
+mkdir -p "$TMP/pgint"
+mode=$(stat -c %a "$TMP/pgint")
+"$DBTRACE" --db postgres --dir "$TMP/pgint" --workload pgbench --clients 2 --seconds 60 --scale 2 \
+	>"$TMP/pgint.out" 2>"$TMP/pgint.err" &
+pid=$!
+for _ in $(seq 100); do [ -n "$(left_behind "$TMP/pgint")" ] && break; sleep 0.1; done
+sleep 3
+kill -TERM $pid
+wait $pid && fail "dbtrace exited 0 after SIGTERM"
+grep -q "^dbtrace: interrupted by SIGTERM$" "$TMP/pgint.err" || fail "no one-line reason after SIGTERM: $(cat "$TMP/pgint.err")"
+after_run "postgres (interrupted)" "$TMP/pgint" "$mode"
+ok "postgres interrupted: $(cat "$TMP/pgint.err"), cleaned up"
+
+# MariaDB: 5 x CREATE TABLE / DROP TABLE
+need_db mariadbd || skip "mariadb cannot be installed (postgres part passed)"
+mkdir -p "$TMP/my"
+mode=$(stat -c %a "$TMP/my")
+"$DBTRACE" --db mariadb --dir "$TMP/my" --workload ddl --tables 5 \
+	--json "$TMP/my.json" >"$TMP/my.out" 2>&1 || { cat "$TMP/my.out"; fail "dbtrace mariadb ddl failed"; }
+after_run mariadb "$TMP/my" "$mode"
+C="d['traced']['phases']['create_table']['roles']"
+D="d['traced']['phases']['drop_table']['roles']"
+ibd=$(json "$TMP/my.json" "$C['data']['calls'].get('openat_creat', {}).get('count', 0)") || fail "my.json does not parse"
+[ "$ibd" = 5 ] || fail "5 CREATE TABLE created $ibd .ibd files"
+syncs=$(json "$TMP/my.json" "sum(r['syncs_per_op'] for r in $C.values())")
+python3 -c "import sys; sys.exit(not float(sys.argv[1]) >= 1)" "$syncs" || fail "CREATE TABLE synced $syncs times"
+unl=$(json "$TMP/my.json" "$D['data']['calls'].get('unlink', {}).get('count', 0)")
+[ "$unl" = 5 ] || fail "5 DROP TABLE unlinked $unl .ibd files"
+lat=$(json "$TMP/my.json" "'%.2f ms / %.2f ms' % (d['untraced']['create_table']['mean_ms'], d['untraced']['drop_table']['mean_ms'])")
+ok "mariadb ddl: CREATE / DROP TABLE $lat; per CREATE $syncs syncs, one .ibd created, one unlinked per DROP"
