@@ -37,6 +37,8 @@ STORE_CFLAGS := -include $(CB)/config.h -Iengines
 LDFLAGS_SO := -shared -rdynamic -Wl,-z,nodelete -Wl,--version-script=engines/export.map
 
 ifeq ($(SANITIZE),1)
+# a separate build dir, so the sanitized objects never mix with the plain ones
+B := build/asan
 CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer
 LDFLAGS_SO += -fsanitize=address,undefined
 endif
@@ -118,20 +120,20 @@ deps:
 	@tools/deps
 
 configure: deps
-	@test -f $(B)/config.mk || ./configure
+	@test -f $(CB)/config.mk || ./configure
 
 check: deps
-	@test -f $(B)/config.mk || ./configure
+	@test -f $(CB)/config.mk || ./configure
 	@$(MAKE) --no-print-directory all
-	@tests/run
+	@DBFIO_BUILD=$(abspath $(B)) SANITIZE=$(SANITIZE) tests/run
 
 demo: deps
-	@test -f $(B)/config.mk || ./configure
+	@test -f $(CB)/config.mk || ./configure
 	@$(MAKE) --no-print-directory all
 	@tools/demo
 
 bench: deps
-	@test -f $(B)/config.mk || ./configure
+	@test -f $(CB)/config.mk || ./configure
 	@$(MAKE) --no-print-directory all
 	@tools/bench
 

@@ -14,9 +14,33 @@
 
 #include "fio_store.h"
 
+/*
+ * fio exports its version string (it links -rdynamic). Weak: a fio binary
+ * without the symbol still loads the engine, the check is then skipped.
+ */
+#pragma weak fio_version_string
+
+int fio_store_check_version(const char *engine)
+{
+#ifdef DBFIO_FIO_VERSION
+	const char *running = fio_version_string;
+
+	if (!running || !strcmp(running, DBFIO_FIO_VERSION))
+		return 0;
+	log_err("%s: fio version %s: this engine was built against %s "
+		"(struct layouts differ); rebuild it: ./configure && make\n",
+		engine, running, DBFIO_FIO_VERSION);
+	return 1;
+#else
+	return 0;
+#endif
+}
+
 int fio_store_setup(struct thread_data *td, const char *engine,
 		    const struct store_opts *o)
 {
+	if (fio_store_check_version(engine))
+		return 1;
 	/* librados, librbd and libcephfs do not survive fork(): run as threads */
 	td->o.use_thread = 1;
 

@@ -73,7 +73,13 @@ struct store_opts {
 		"Write the per-call latency table as JSON to this file (implies timing)", NULL)
 
 /*
- * Setup-time checks in fio's main process: forces thread=1 (librados, librbd
+ * Refuse, with one line, a running fio whose version differs from the one
+ * the engine was built against (DBFIO_FIO_VERSION, set by the Makefile).
+ */
+int fio_store_check_version(const char *engine);
+
+/*
+ * Setup-time checks in fio's main process: the fio version, forces thread=1 (librados, librbd
  * and libcephfs do not survive fork) and validates store=. Returns 0 or 1
  * after one log_err line.
  */

@@ -197,9 +197,20 @@ static int ddl_create(struct ms_data *md)
 	default:
 		ret = -EINVAL;
 	}
-	if (!ret)
-		ret = add_table(md, &t);
-	return ret;
+	if (ret) {
+		/*
+		 * A failed CREATE (ENOSPC, EIO) may have made its files: they are
+		 * ours (md->dir was made by this job), and no table entry will
+		 * let cleanup find them, so remove them now.
+		 */
+		store_unlink(md->store, path);
+		if (md->flavor == MS_MARIADB) {
+			table_path(md, path, sizeof(path), &t, ".frm");
+			store_unlink(md->store, path);
+		}
+		return ret;
+	}
+	return add_table(md, &t);
 }
 
 static int ddl_drop(struct ms_data *md, unsigned int i)

@@ -24,6 +24,8 @@
 #include "fio.h"
 #include "optgroup.h"
 
+#include "fio_store.h"
+
 struct rbdsnap_iou {
 	struct io_u *io_u;
 	rbd_completion_t completion;
@@ -436,7 +438,7 @@ static int fio_rbdsnap_setup(struct thread_data *td)
 
 	if (td->io_ops_data)
 		return 0;
-	if (rbdsnap_check_opts(o))
+	if (fio_store_check_version("rbdsnap") || rbdsnap_check_opts(o))
 		return 1;
 	sd = calloc(1, sizeof(*sd));
 	if (!sd)

@@ -30,7 +30,7 @@ static void rl_side_write(struct rl_log *l)
 		.flavor = l->c.g.flavor,
 	};
 
-	snprintf(sd.prefix, sizeof(sd.prefix), "%s", l->c.g.prefix);
+	memcpy(sd.prefix, l->c.g.prefix, sizeof(sd.prefix) - 1);	/* prefix <= 31 chars */
 	/* page cache survives a killed process: no fsync needed */
 	if (l->side_fd >= 0 && pwrite(l->side_fd, &sd, sizeof(sd), 0) != sizeof(sd))
 		snprintf(l->err, sizeof(l->err), "sidecar write failed: %s", strerror(errno));

@@ -330,6 +330,7 @@ const struct store_ops store_aio_ops = {
 	.fsync		= posix_fsync,
 	.unlink		= posix_unlink,
 	.mkdir		= posix_mkdir,
+	.rmdir		= posix_rmdir,
 	.rename		= posix_rename,
 	.dirsync	= posix_dirsync,
 	.fstat		= posix_fstat,

@@ -10,19 +10,24 @@
  *            {name[64], off, cap, size, hw, flags}
  *   1 MiB    data: one extent per file, cap bytes, 4 MiB aligned
  *
- * The table lives in the image's first object, so every table update is one
- * atomic RADOS write (a rename that replaces its target writes both entries
- * at once). Creating, unlinking, renaming and truncating write the table at
+ * The table lives in the image's first object (objects of 1 MiB or more;
+ * 4 MiB by default), so every table update is one atomic RADOS write (a
+ * rename that replaces its target writes both entries at once). Creating, unlinking, renaming and truncating write the table at
  * once and rbd_flush() it; a file's size grows in memory with its writes and
  * reaches the table on fsync/fdatasync/close, so data writes stay pure data.
  * fsync and fdatasync are rbd_flush(), which flushes the whole image: the
- * cache flush of a block device. Directories do not exist (names are flat
- * strings), so mkdir and dirsync are unsupported rather than faked.
+ * cache flush of a block device, and the only sync there is (no
+ * sync_range). Directories do not exist (names are flat strings, '/'
+ * included), so mkdir, rmdir and dirsync are unsupported rather than faked.
  *
- * A freed extent is reused by a later file of at most its capacity. Its old
- * bytes are never visible: reads stop at the file's size, and a write or a
- * truncate that leaves a hole zeroes the part of the hole below the extent's
- * high-water mark (hw; bytes at or above it were never written).
+ * open(O_CREAT) reserves an extent of size_hint bytes (0: 64 MiB), rounded
+ * up to 4 MiB; a write past it fails with -EFBIG. A freed extent is reused by
+ * a later file that fits. Its old bytes are not visible: reads stop at the
+ * file's size, and a write or truncate that leaves a hole zeroes the part of
+ * the hole below the extent's high-water mark (hw: bytes at or above it were
+ * never written; hw reaches the table with the size, so after a crash, data
+ * never fsynced may show in such a hole). A file's size grows when a write
+ * is issued, not when it completes.
  *
  * librados and librbd handles are shared by the threads of a process: one
  * cluster connection, one open image (and its table) per pool/image, both
@@ -678,8 +683,10 @@ static int rbds_write_prep(struct store_file *f, uint64_t off, size_t len)
 		e->size = off + len;
 		im->slot[f->idx].dirty = 1;
 	}
-	if (e->size > e->hw)
+	if (e->size > e->hw) {
 		e->hw = e->size;
+		im->slot[f->idx].dirty = 1;
+	}
 	pthread_mutex_unlock(&im->lock);
 	return ret;
 }

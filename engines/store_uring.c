@@ -408,6 +408,7 @@ const struct store_ops store_uring_ops = {
 	.fsync		= uring_fsync,
 	.unlink		= posix_unlink,
 	.mkdir		= posix_mkdir,
+	.rmdir		= posix_rmdir,
 	.rename		= posix_rename,
 	.dirsync	= posix_dirsync,
 	.fstat		= posix_fstat,

@@ -1,10 +1,22 @@
 # tests/lib.sh - sourced by every test: paths, verdicts, the cluster, JSON.
 set -u
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-B=$REPO/build
+B=${DBFIO_BUILD:-$REPO/build}
 FIO=${FIO:-fio}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/dbfio-test.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
+# make check SANITIZE=1: the engines carry ASan+UBSan, the installed fio does
+# not, so its runtime must be loaded first (as SPDK's test helper does). fio's
+# own leaks are not ours; any sanitizer report aborts (non-zero exit).
+if [ "${SANITIZE:-0}" = 1 ]; then
+	export DBFIO_FIO_ASAN=$(gcc -print-file-name=libasan.so)
+	printf '#!/bin/sh\nLD_PRELOAD=%s${LD_PRELOAD:+:$LD_PRELOAD} exec %s "$@"\n' \
+		"$DBFIO_FIO_ASAN" "$(command -v "$FIO")" >"$TMP/fio-asan"
+	chmod +x "$TMP/fio-asan"
+	FIO=$TMP/fio-asan
+	export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1:allocator_may_return_null=1}
+	export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+fi
 
 fail() { echo "FAIL: $*"; exit 1; }
 skip() { echo "SKIP: $*"; exit 77; }

@@ -11,8 +11,10 @@
  * Defaults create their own target and remove it afterwards: a mkdtemp
  * directory (posix/uring/aio), devtest-store-PID in CephFS, or an image
  * devtest-store-PID of 1 GiB in pool rbd. A target given by option is kept
- * (only the test's files are removed). --bench=N times N 8 KiB
- * write+fdatasync pairs. Exit 0 pass, 1 fail, 77 skip.
+ * (only the test's files are removed); --keep keeps ours too. --bench=N
+ * times N sequential 8 KiB write+fdatasync pairs, appending, then again
+ * overwriting. Exit 0 pass, 1 fail, 77 skip (backend not built; for
+ * cephfs/rbd no ceph.conf, or the cluster did not answer within 30 s).
  */
 #include <errno.h>
 #include <fcntl.h>

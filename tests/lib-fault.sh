@@ -1,0 +1,105 @@
+# tests/lib-fault.sh - sourced after lib.sh by the reliability tests (t-rel-*):
+# refusal checks, Ceph daemon stop/start, a small loop-mounted file system.
+#
+# Fault tests stop daemons: they only ever run against the project's own
+# cluster (tools/cluster, DBFIO_CLUSTER_DIR/PORT honoured), never against a
+# cluster named by DBFIO_TEST_CEPH_CONF, which is somebody else's.
+
+# refuse NAME PATTERN ARGS...: fio must exit non-zero, with a line matching
+# PATTERN (naming the option and value), without a crash. Counts REFUSED.
+REFUSED=0
+refuse() {
+	local name=$1 pat=$2; shift 2
+	if "$FIO" --name="$name" "$@" >"$TMP/$name.out" 2>&1; then
+		cat "$TMP/$name.out"; fail "$name: fio succeeded"
+	fi
+	grep -qi "segmentation\|core dumped\|Aborted\|AddressSanitizer\|runtime error" "$TMP/$name.out" &&
+		{ cat "$TMP/$name.out"; fail "$name: crashed"; }
+	grep -q -- "$pat" "$TMP/$name.out" || { cat "$TMP/$name.out"; fail "$name: no line matching '$pat'"; }
+	REFUSED=$((REFUSED + 1))
+	ok "$name: $(grep -m1 -- "$pat" "$TMP/$name.out")"
+}
+
+# The fault tests' cluster: ours only.
+need_own_cluster() {
+	[ -n "${DBFIO_TEST_CEPH_CONF:-}" ] &&
+		skip "stops Ceph daemons: not run against DBFIO_TEST_CEPH_CONF=$DBFIO_TEST_CEPH_CONF (somebody else's cluster); use DBFIO_CLUSTER_DIR/DBFIO_CLUSTER_PORT"
+	need_cluster
+	CDIR=$(dirname "$CEPH_CONF")
+	case "$CDIR" in /tmp/devceph*) skip "refusing to stop daemons of $CDIR" ;; esac
+}
+
+# daemon_pid TYPE ID: pid of this cluster's daemon (checked against /proc cmdline), or nothing
+daemon_pid() {
+	local p
+	p=$(cat "$CDIR/run/$1.$2.pid" 2>/dev/null) || return 1
+	[ -r "/proc/$p/cmdline" ] || return 1
+	tr '\0' ' ' <"/proc/$p/cmdline" | grep -q "ceph-$1 .*-c $CEPH_CONF .*-i $2\b" || return 1
+	grep -q '^State:.*Z' "/proc/$p/status" 2>/dev/null && return 1
+	echo "$p"
+}
+
+# daemon_stop TYPE ID [SIGNAL]: signal it, wait (<= 30 s) until it is gone
+daemon_stop() {
+	local p i
+	p=$(daemon_pid "$1" "$2") || fail "no running $1.$2 of $CEPH_CONF"
+	kill -"${3:-TERM}" "$p"
+	for i in $(seq 300); do
+		[ -d "/proc/$p" ] && ! grep -q '^State:.*Z' "/proc/$p/status" 2>/dev/null || return 0
+		sleep 0.1
+	done
+	kill -KILL "$p" 2>/dev/null
+	sleep 1
+}
+
+# daemon_start TYPE ID: start it as tools/cluster does
+daemon_start() {
+	"ceph-$1" -c "$CEPH_CONF" -i "$2" </dev/null >>"$CDIR/log/$1.$2.out" 2>&1 9>&- ||
+		fail "ceph-$1 -i $2 failed to start"
+}
+
+# cluster_summary: HEALTH pgs=CLEAN/TOTAL osds=UP/N mds=STATE
+cluster_summary() {
+	timeout 15 ceph --connect-timeout 10 status -f json 2>/dev/null | python3 -c '
+import json, sys
+s = json.load(sys.stdin)
+pg = s["pgmap"]
+clean = sum(x["count"] for x in pg.get("pgs_by_state", []) if x["state_name"] == "active+clean")
+mds = [r["status"] for r in s["fsmap"].get("by_rank", [])]
+print(s["health"]["status"], "pgs=%d/%d" % (clean, pg["num_pgs"]),
+      "osds=%d/%d" % (s["osdmap"]["num_up_osds"], s["osdmap"]["num_osds"]),
+      "mds=" + (",".join(mds) or "none"))' 2>/dev/null
+}
+
+# wait_healthy [SECONDS]: HEALTH_OK, every PG active+clean, every OSD up, the MDS active
+wait_healthy() {
+	local end=$((SECONDS + ${1:-120})) s=
+	while [ $SECONDS -lt $end ]; do
+		s=$(cluster_summary)
+		if [[ $s =~ ^HEALTH_OK\ pgs=([0-9]+)/([0-9]+)\ osds=([0-9]+)/([0-9]+)\ mds=up:active$ ]] &&
+			[ "${BASH_REMATCH[1]}" = "${BASH_REMATCH[2]}" ] && [ "${BASH_REMATCH[3]}" = "${BASH_REMATCH[4]}" ]; then
+			return 0
+		fi
+		sleep 1
+	done
+	fail "cluster not healthy after ${1:-120} s: $s"
+}
+
+# loopfs MB: a fresh ext4 of MB MiB mounted at $TMP/lfs (root only; skip otherwise).
+# loopfs_ro: remount it read-only. Unmounted and detached on exit.
+LFS=
+loopfs() {
+	[ "$(id -u)" = 0 ] || skip "needs root for a loop-mounted file system"
+	LFS=$TMP/lfs
+	mkdir -p "$LFS"
+	truncate -s "${1}M" "$TMP/lfs.img" || fail "truncate"
+	mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 -m 0 "$TMP/lfs.img" >/dev/null 2>&1 ||
+		skip "mkfs.ext4 failed"
+	mount -o loop "$TMP/lfs.img" "$LFS" 2>"$TMP/lfs.mount" || skip "cannot loop-mount: $(cat "$TMP/lfs.mount")"
+	trap 'loopfs_cleanup; rm -rf "$TMP"' EXIT
+}
+loopfs_ro() { mount -o remount,ro "$LFS" || fail "remount ro"; }
+loopfs_cleanup() {
+	[ -n "$LFS" ] && mountpoint -q "$LFS" && umount "$LFS" 2>/dev/null
+	LFS=
+}
