@@ -59,7 +59,7 @@ STORE_SRC += engines/store_cephfs.c
 STORE_LIBS += -lcephfs
 endif
 ifdef CONFIG_RBD
-STORE_SRC += engines/store_rbd.c
+STORE_SRC += engines/store_rbd.c engines/store_rbd_table.c
 STORE_LIBS += -lrbd -lrados
 endif
 STORE_OBJ := $(STORE_SRC:engines/%.c=$(B)/obj/%.o)

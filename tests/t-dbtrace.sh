@@ -40,7 +40,13 @@ ok "missing target refused: $out"
 
 # PostgreSQL: pgbench, 2 clients, 5 s
 need_db /usr/lib/postgresql/15/bin/postgres || skip "postgresql-15 cannot be installed"
-chmod 711 "$TMP"	# user postgres must reach the target (dbtrace only opens TARGET_DIR itself)
+chmod 711 "$TMP"	# user postgres must be able to reach the targets below
+mkdir -p "$TMP/shut/in"
+chmod 700 "$TMP/shut"	# user postgres cannot reach shut/in; dbtrace opens up only TARGET_DIR itself
+out=$("$DBTRACE" --db postgres --dir "$TMP/shut/in" --workload ddl 2>&1) && fail "an unreachable target was accepted"
+case $out in "dbtrace: user postgres cannot search $TMP/shut (mode 700)"*) ;; *) fail "unreachable target: $out" ;; esac
+after_run "postgres (refused)" "$TMP/shut/in" "$(stat -c %a "$TMP/shut/in")"
+ok "unreachable target refused: $out"
 mkdir -p "$TMP/pg"
 chmod 700 "$TMP/pg"
 "$DBTRACE" --db postgres --dir "$TMP/pg" --workload pgbench --clients 2 --seconds 5 --scale 2 \

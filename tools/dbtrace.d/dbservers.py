@@ -104,30 +104,33 @@ class Session:
 
     def __init__(self, cmd, env=None):
         self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, text=True, bufsize=1, env=env)
+                                  stderr=subprocess.PIPE, bufsize=0, env=env)
         self.n = 0
         self.overhead = 0.0
+        self.buf = b""
 
     def _roundtrip(self, sql, timeout):
         self.n += 1
-        mark = "dbtrace-mark-%d" % self.n
+        mark = b"dbtrace-mark-%d" % self.n
         t = time.perf_counter()
-        self.p.stdin.write("%s\nSELECT '%s';\n" % (sql, mark))
-        self.p.stdin.flush()
+        self.p.stdin.write(b"%s\nSELECT '%s';\n" % (sql.encode(), mark))
         deadline = time.monotonic() + timeout
+        fd = self.p.stdout.fileno()
         while True:
+            while b"\n" in self.buf:
+                line, self.buf = self.buf.split(b"\n", 1)
+                if line.strip() == mark:
+                    return time.perf_counter() - t
             left = deadline - time.monotonic()
             if left <= 0:
                 raise Fail("statement timed out after %ds: %s" % (timeout, sql[:60]))
-            r, _, _ = select.select([self.p.stdout], [], [], left)
-            if not r:
-                continue
-            line = self.p.stdout.readline()
-            if not line:
-                err = [ln for ln in self.p.stderr.read().splitlines() if ln.strip()]
-                raise Fail("SQL client ended at '%s': %s" % (sql[:60], err[-1] if err else "no message"))
-            if line.strip() == mark:
-                return time.perf_counter() - t
+            if select.select([fd], [], [], left)[0]:
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    err = [ln for ln in self.p.stderr.read().decode(errors="replace").splitlines()
+                           if ln.strip()]
+                    raise Fail("SQL client ended at '%s': %s" % (sql[:60], err[-1] if err else "no message"))
+                self.buf += chunk
 
     def calibrate(self, n=30):
         """Measure the marker's own round trip (client + network + parse)."""
@@ -189,11 +192,14 @@ class Server:
         raise Fail("%s not ready after %ds: %s" % (self.name, timeout, self.last_log()))
 
     def last_log(self):
+        """The last error the log names, else its last line."""
         try:
             lines = [ln for ln in open(self.log, errors="replace").read().splitlines() if ln.strip()]
         except OSError:
             lines = []
-        return lines[-1] if lines else "(empty log)"
+        errs = [ln for ln in lines if any(w in ln for w in ("ERROR", "FATAL", "PANIC"))
+                and "Aborting" not in ln]
+        return (errs or lines or ["(empty log)"])[-1]
 
     def children(self):
         kids = children(self.proc.pid)

@@ -118,11 +118,16 @@ def _strings(args):
     return STRARG.findall(args)
 
 
+OPEN_FLAGS = ("O_CREAT", "O_EXCL", "O_TRUNC", "O_DIRECT", "O_DSYNC", "O_SYNC", "O_APPEND")
+
+
 def decode(call, args, ret, rpath, cwd):
-    """One traced call -> (name, path, is_dir, size). name is the call,
-    except lseek(SEEK_END) -> lseek_end (a size probe) and open/openat with
-    O_CREAT -> <call>_creat. size is the byte count of reads and writes."""
+    """One traced call -> (name, path, is_dir, size, flags). name is the
+    call, except lseek(SEEK_END) -> lseek_end (a size probe) and open/openat
+    with O_CREAT -> <call>_creat. size is the byte count of reads and
+    writes; flags the notable open flags (O_DSYNC files sync on write)."""
     size = None
+    flags = ()
     is_dir = False
     name = call
     if call in FD_CALLS:
@@ -138,6 +143,9 @@ def decode(call, args, ret, rpath, cwd):
         if "O_CREAT" in args:
             name = call + "_creat"
         is_dir = "O_DIRECTORY" in args
+        if ret >= 0:
+            fl = args.split(",")[2 if call == "openat" else 1]
+            flags = [f for f in OPEN_FLAGS if f in fl.split("|")]
     elif call in ("newfstatat", "statx"):
         s = _strings(args)
         base = _fd_path(args)
@@ -159,7 +167,7 @@ def decode(call, args, ret, rpath, cwd):
         path = "anon_inode:[io_uring]"
     else:
         path = None
-    return name, path, is_dir, size
+    return name, path, is_dir, size, flags
 
 
 def parse(fname):
@@ -205,8 +213,11 @@ class Phase:
         self.name, self.t0, self.t1, self.ops = name, t0, t1, ops
         self.calls = {}     # (role, name) -> [count, fg count, seconds]
         self.sizes = {}     # (role, "writes"|"reads") -> [count, bytes, {bucket: n}]
+        self.flags = {}     # (role, flag) -> successful opens with it
 
-    def add(self, role, name, size, dur, fg, failed):
+    def add(self, role, name, size, dur, fg, failed, flags):
+        for f in flags:
+            self.flags[(role, f)] = self.flags.get((role, f), 0) + 1
         c = self.calls.setdefault((role, name), [0, 0, 0.0, 0, []])
         c[0] += 1
         c[1] += fg
@@ -237,6 +248,8 @@ class Phase:
             roles[role][kind] = {"count": n, "per_op": round(n / ops, 4), "bytes_per_op": round(b / ops, 1),
                                  "mean_bytes": round(b / n, 1) if n else 0,
                                  "hist": {str(k): hist[k] for k in sorted(hist)}}
+        for (role, f), n in sorted(self.flags.items()):
+            roles[role].setdefault("open_flags", {})[f] = n
         for a in calls.values():
             a["per_op"] = round(a["count"] / ops, 4)
             a["time_per_op_us"] = round(a["time_s"] / ops * 1e6, 2)
@@ -261,11 +274,11 @@ def mix(files, phases, classifier, fg_tids=(), socket_close_is_fg=False):
             ph = next((p for p in phases if p.t0 <= ts < p.t1), None)
             if ph is None:
                 continue
-            name, path, is_dir, size = decode(call, args, ret, rpath, classifier.datadir)
-            events.append((ph, classifier.role(path, is_dir), name, size, dur, int(ret < 0)))
+            name, path, is_dir, size, flags = decode(call, args, ret, rpath, classifier.datadir)
+            events.append((ph, classifier.role(path, is_dir), name, size, dur, int(ret < 0), flags))
         stats["files"] += 1
-        for ph, role, name, size, dur, failed in events:
-            ph.add(role, name, size, dur, int(fg), failed)
+        for ph, role, name, size, dur, failed, flags in events:
+            ph.add(role, name, size, dur, int(fg), failed, flags)
     return stats
 
 # ---------------------------------------------------------------- strace

@@ -1,0 +1,515 @@
+/*
+ * store_rbd_table.c - the rbd backend's shared state and extent table: the
+ * process's cluster connection, the open image (created when asked) and the
+ * table of files at its start, read and checked at open, written entry by
+ * entry; extent allocation, the free list and the high-water mark. The
+ * layout is in store_rbd.h, the store_ops in store_rbd.c.
+ *
+ * librados and librbd handles are shared by the threads of a process: one
+ * cluster connection, one open image (and its table) per pool/image, both
+ * refcounted, as fio's rbd engine shares its cluster handle. The table is
+ * read once, at open: one process per image. An image we create has the
+ * layering feature only (no exclusive-lock or object-map round trips).
+ *
+ * open(O_CREAT) reserves an extent of size_hint bytes, rounded up to 4 MiB;
+ * without a hint, 64 MiB, or the largest extent left when that does not fit.
+ * A freed extent is reused by a later file that fits. Its old bytes are not
+ * visible: reads stop at the file's size, and a write or truncate that
+ * leaves a hole zeroes the part of the hole below the extent's high-water
+ * mark (hw: bytes at or above it were never written; hw reaches the table
+ * with the size, so after a crash, data never fsynced may show in such a
+ * hole).
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store_rbd.h"
+
+#define RBD_TIMEOUT		"30"	/* s: mon, osd and mount timeouts */
+
+/* The process-wide cluster connection and open images. */
+static struct {
+	pthread_mutex_t lock;
+	rados_t cluster;
+	int refs;
+	char id[128];
+	char conf[512];
+	struct rbds_image *images;
+} rbds_proc = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static const char *conf_name(const char *conf)
+{
+	if (conf)
+		return conf;
+	return getenv("CEPH_CONF") ? getenv("CEPH_CONF") : "default search";
+}
+
+static int rbds_cluster_connect(const struct store_config *cfg, const char *id,
+			       char *err, size_t errlen)
+{
+	static const char *const timeouts[] = {
+		"client_mount_timeout", "rados_mon_op_timeout", "rados_osd_op_timeout",
+	};
+	const char *call = "rados_create";
+	rados_t c;
+	size_t i;
+	int ret;
+
+	ret = rados_create(&c, id);
+	if (ret)
+		goto fail;
+	call = "rados_conf_read_file";
+	ret = rados_conf_read_file(c, cfg->ceph_conf);
+	/* bounded connect: an unreachable cluster fails instead of hanging */
+	for (i = 0; !ret && i < sizeof(timeouts) / sizeof(timeouts[0]); i++) {
+		call = "rados_conf_set";
+		ret = rados_conf_set(c, timeouts[i], RBD_TIMEOUT);
+	}
+	if (!ret) {
+		call = "rados_conf_parse_env";
+		ret = rados_conf_parse_env(c, NULL);
+	}
+	if (!ret) {
+		call = "rados_connect";
+		ret = rados_connect(c);
+	}
+	if (ret) {
+		rados_shutdown(c);
+		goto fail;
+	}
+	rbds_proc.cluster = c;
+	return 0;
+fail:
+	snprintf(err, errlen, "rbd: %s as client.%s failed: %s (ceph.conf: %s)",
+		 call, id, strerror(-ret), conf_name(cfg->ceph_conf));
+	return ret;
+}
+
+/* Called with rbds_proc.lock held. */
+static int rbds_cluster_get(const struct store_config *cfg, char *err, size_t errlen)
+{
+	const char *id = cfg->clientname ? cfg->clientname : "admin";
+	const char *conf = cfg->ceph_conf ? cfg->ceph_conf : "";
+	int ret;
+
+	if (rbds_proc.refs) {
+		if (strcmp(id, rbds_proc.id) || strcmp(conf, rbds_proc.conf)) {
+			snprintf(err, errlen, "rbd: this process is connected as client.%s "
+				 "(ceph.conf: %s): one cluster connection per process",
+				 rbds_proc.id, conf_name(*rbds_proc.conf ? rbds_proc.conf : NULL));
+			return -EINVAL;
+		}
+		rbds_proc.refs++;
+		return 0;
+	}
+	ret = rbds_cluster_connect(cfg, id, err, errlen);
+	if (ret)
+		return ret;
+	snprintf(rbds_proc.id, sizeof(rbds_proc.id), "%s", id);
+	snprintf(rbds_proc.conf, sizeof(rbds_proc.conf), "%s", conf);
+	rbds_proc.refs = 1;
+	return 0;
+}
+
+/* Called with rbds_proc.lock held. */
+static void rbds_cluster_put(void)
+{
+	if (rbds_proc.refs && !--rbds_proc.refs) {
+		rados_shutdown(rbds_proc.cluster);
+		rbds_proc.cluster = NULL;
+	}
+}
+
+/* Write table bytes [off, off + len) from memory; TAB_FLUSH makes them durable. */
+static int tab_write(struct rbds_image *im, uint64_t off, size_t len, int flags)
+{
+	ssize_t ret;
+
+	ret = rbd_write(im->img, off, len, im->tab + off);
+	if (ret >= 0 && (size_t)ret != len)
+		ret = -EIO;
+	if (ret >= 0 && (flags & TAB_FLUSH))
+		ret = rbd_flush(im->img);
+	return ret < 0 ? (int)ret : 0;
+}
+
+int rbds_tab_store(struct rbds_image *im, unsigned int lo, unsigned int hi, int flags)
+{
+	uint64_t off = RBD_HDR_BYTES + (uint64_t)lo * sizeof(struct rbds_ent);
+	size_t len = (size_t)(hi - lo + 1) * sizeof(struct rbds_ent);
+	int ret;
+
+	ret = tab_write(im, off, len, flags & TAB_HDR ? 0 : flags);
+	if (!ret && (flags & TAB_HDR))
+		ret = tab_write(im, 0, sizeof(struct rbds_hdr), flags);
+	if (!ret)
+		for (; lo <= hi; lo++)
+			im->slot[lo].dirty = 0;
+	return ret;
+}
+
+static void tab_format(struct rbds_image *im)
+{
+	memset(im->tab, 0, RBD_TAB_BYTES);
+	memcpy(im->hdr->magic, RBD_MAGIC, sizeof(im->hdr->magic));
+	im->hdr->version = RBD_VERSION;
+	im->hdr->ent_size = sizeof(struct rbds_ent);
+	im->hdr->max_slots = RBD_TAB_SLOTS;
+	im->hdr->data_start = RBD_TAB_BYTES;
+	im->hdr->next_free = RBD_TAB_BYTES;
+}
+
+static int tab_all_zero(const char *p, size_t len)
+{
+	return !p[0] && !memcmp(p, p + 1, len - 1);
+}
+
+static int tab_load(struct rbds_image *im, int created, char *err, size_t errlen)
+{
+	const struct rbds_hdr *h = im->hdr;
+	ssize_t ret;
+
+	ret = rbd_read(im->img, 0, RBD_TAB_BYTES, im->tab);
+	if (ret >= 0 && ret != RBD_TAB_BYTES)
+		ret = -EIO;
+	if (ret < 0) {
+		snprintf(err, errlen, "rbd: rbd_read(%s/%s, table) failed: %s",
+			 im->pool, im->name, strerror((int)-ret));
+		return ret;
+	}
+	if (!memcmp(h->magic, RBD_MAGIC, sizeof(h->magic))) {
+		if (h->version == RBD_VERSION && h->ent_size == sizeof(struct rbds_ent) &&
+		    h->max_slots == RBD_TAB_SLOTS && h->nslots <= h->max_slots &&
+		    h->data_start == RBD_TAB_BYTES && h->next_free >= h->data_start)
+			return 0;
+		snprintf(err, errlen, "rbd: image '%s/%s' has a dbfio table of another "
+			 "version or a corrupt one (version %u)", im->pool, im->name,
+			 h->version);
+		return -EINVAL;
+	}
+	if (!created && !tab_all_zero(im->tab, RBD_TAB_BYTES)) {
+		snprintf(err, errlen, "rbd: image '%s/%s' holds data that is not a dbfio "
+			 "store (refusing to overwrite)", im->pool, im->name);
+		return -EEXIST;
+	}
+	tab_format(im);
+	ret = tab_write(im, 0, sizeof(struct rbds_hdr), TAB_FLUSH);
+	if (ret)
+		snprintf(err, errlen, "rbd: rbd_write(%s/%s, table) failed: %s",
+			 im->pool, im->name, strerror((int)-ret));
+	return ret;
+}
+
+/* Open (creating if allowed) the image: fills im->io, im->img, im->img_size. */
+static int rbds_image_connect(struct rbds_image *im, const struct store_config *cfg,
+			     int *created, char *err, size_t errlen)
+{
+	int order = 0, ret;
+
+	ret = rados_ioctx_create(rbds_proc.cluster, im->pool, &im->io);
+	if (ret) {
+		im->io = NULL;
+		if (ret == -ENOENT)
+			snprintf(err, errlen, "rbd: pool '%s' does not exist", im->pool);
+		else
+			snprintf(err, errlen, "rbd: rados_ioctx_create(%s) failed: %s",
+				 im->pool, strerror(-ret));
+		return ret;
+	}
+	ret = rbd_open(im->io, im->name, &im->img, NULL);
+	if (ret == -ENOENT && cfg->rbd_size) {
+		ret = rbd_create2(im->io, im->name, cfg->rbd_size, RBD_FEATURE_LAYERING,
+				  &order);
+		if (ret && ret != -EEXIST) {
+			snprintf(err, errlen, "rbd: rbd_create2(%s/%s) failed: %s",
+				 im->pool, im->name, strerror(-ret));
+			return ret;
+		}
+		*created = !ret;
+		ret = rbd_open(im->io, im->name, &im->img, NULL);
+	}
+	if (ret) {
+		im->img = NULL;
+		if (ret == -ENOENT)
+			snprintf(err, errlen, "rbd: image '%s/%s' does not exist "
+				 "(set rbd_size to create it)", im->pool, im->name);
+		else
+			snprintf(err, errlen, "rbd: rbd_open(%s/%s) failed: %s",
+				 im->pool, im->name, strerror(-ret));
+		return ret;
+	}
+	ret = rbd_get_size(im->img, &im->img_size);
+	if (!ret && im->img_size < RBD_TAB_BYTES + RBD_EXTENT_ALIGN)
+		ret = -ENOSPC;
+	if (ret)
+		snprintf(err, errlen, "rbd: image '%s/%s' unusable (%llu bytes, needs "
+			 "at least 5 MiB): %s", im->pool, im->name,
+			 (unsigned long long)im->img_size, strerror(-ret));
+	return ret;
+}
+
+static void rbds_image_free(struct rbds_image *im)
+{
+	if (im->img)
+		rbd_close(im->img);
+	if (im->io)
+		rados_ioctx_destroy(im->io);
+	pthread_mutex_destroy(&im->lock);
+	free(im->slot);
+	free(im->tab);
+	free(im->pool);
+	free(im->name);
+	free(im);
+}
+
+/* Called with rbds_proc.lock held. */
+static int rbds_image_get(const struct store_config *cfg, struct rbds_image **imp,
+			 char *err, size_t errlen)
+{
+	const char *pool = cfg->pool ? cfg->pool : "rbd";
+	struct rbds_image *im;
+	int created = 0, ret = -ENOMEM;
+
+	for (im = rbds_proc.images; im; im = im->next) {
+		if (!strcmp(im->pool, pool) && !strcmp(im->name, cfg->rbdname)) {
+			im->refs++;
+			*imp = im;
+			return 0;
+		}
+	}
+	im = calloc(1, sizeof(*im));
+	if (!im)
+		goto nomem;
+	pthread_mutex_init(&im->lock, NULL);
+	im->pool = strdup(pool);
+	im->name = strdup(cfg->rbdname);
+	im->tab = malloc(RBD_TAB_BYTES);
+	im->slot = calloc(RBD_TAB_SLOTS, sizeof(*im->slot));
+	if (!im->pool || !im->name || !im->tab || !im->slot)
+		goto nomem;
+	im->hdr = (struct rbds_hdr *)im->tab;
+	im->ent = (struct rbds_ent *)(im->tab + RBD_HDR_BYTES);
+	ret = rbds_image_connect(im, cfg, &created, err, errlen);
+	if (!ret)
+		ret = tab_load(im, created, err, errlen);
+	if (ret)
+		goto fail;
+	im->refs = 1;
+	im->next = rbds_proc.images;
+	rbds_proc.images = im;
+	*imp = im;
+	return 0;
+nomem:
+	snprintf(err, errlen, "rbd: out of memory");
+fail:
+	if (im)
+		rbds_image_free(im);
+	return ret;
+}
+
+/* Called with rbds_proc.lock held. */
+static void rbds_image_put(struct rbds_image *im)
+{
+	struct rbds_image **pp;
+
+	if (--im->refs)
+		return;
+	for (pp = &rbds_proc.images; *pp; pp = &(*pp)->next) {
+		if (*pp == im) {
+			*pp = im->next;
+			break;
+		}
+	}
+	rbds_image_free(im);
+}
+
+int rbds_image_attach(const struct store_config *cfg, struct rbds_image **imp,
+		      char *err, size_t errlen)
+{
+	int ret;
+
+	pthread_mutex_lock(&rbds_proc.lock);
+	ret = rbds_cluster_get(cfg, err, errlen);
+	if (!ret) {
+		ret = rbds_image_get(cfg, imp, err, errlen);
+		if (ret)
+			rbds_cluster_put();
+	}
+	pthread_mutex_unlock(&rbds_proc.lock);
+	return ret;
+}
+
+void rbds_image_detach(struct rbds_image *im)
+{
+	pthread_mutex_lock(&rbds_proc.lock);
+	rbds_image_put(im);
+	rbds_cluster_put();
+	pthread_mutex_unlock(&rbds_proc.lock);
+}
+
+int rbds_ent_name(const char *path, const char **name)
+{
+	while (*path == '/')
+		path++;
+	if (!*path)
+		return -ENOENT;
+	if (strlen(path) >= RBD_NAME_MAX)
+		return -ENAMETOOLONG;
+	*name = path;
+	return 0;
+}
+
+int rbds_tab_find(struct rbds_image *im, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < im->hdr->nslots; i++)
+		if (im->ent[i].flags == ENT_FILE && !strcmp(im->ent[i].name, name))
+			return i;
+	return -ENOENT;
+}
+
+/* A slot with an extent of >= need bytes: the smallest free one, else a new one. */
+static int tab_alloc_fit(struct rbds_image *im, uint64_t need, int *tabflags)
+{
+	struct rbds_hdr *h = im->hdr;
+	unsigned int i;
+	int best = -1;
+
+	for (i = 0; i < h->nslots; i++) {
+		const struct rbds_ent *e = &im->ent[i];
+
+		if (e->flags == ENT_FREE && !im->slot[i].opens && e->cap >= need &&
+		    (best < 0 || e->cap < im->ent[best].cap))
+			best = i;
+	}
+	if (best >= 0)
+		return best;
+	if (h->nslots >= h->max_slots || need > im->img_size - h->next_free)
+		return -ENOSPC;
+	i = h->nslots++;
+	im->ent[i].off = h->next_free;
+	im->ent[i].cap = need;
+	im->ent[i].hw = 0;
+	h->next_free += need;
+	*tabflags |= TAB_HDR;
+	return i;
+}
+
+/* The largest extent tab_alloc_fit() could hand out now (0: none). */
+static uint64_t tab_largest(struct rbds_image *im)
+{
+	const struct rbds_hdr *h = im->hdr;
+	uint64_t best = 0;
+	unsigned int i;
+
+	if (h->nslots < h->max_slots)
+		best = (im->img_size - h->next_free) & ~(RBD_EXTENT_ALIGN - 1);
+	for (i = 0; i < h->nslots; i++)
+		if (im->ent[i].flags == ENT_FREE && !im->slot[i].opens &&
+		    im->ent[i].cap > best)
+			best = im->ent[i].cap;
+	return best;
+}
+
+/*
+ * An extent for a new file. A size hint is what the caller needs: no room
+ * for it is -ENOSPC. Without one the default is only a preference: when it
+ * does not fit (a small image, or one whose free extents are all smaller),
+ * the file gets the largest extent there is rather than failing while the
+ * image still has room.
+ */
+static int tab_alloc(struct rbds_image *im, uint64_t hint, int *tabflags)
+{
+	uint64_t need = hint ? hint : RBD_EXTENT_DEFAULT;
+	int idx;
+
+	if (need > im->img_size)
+		return -ENOSPC;
+	need = (need + RBD_EXTENT_ALIGN - 1) & ~(RBD_EXTENT_ALIGN - 1);
+	idx = tab_alloc_fit(im, need, tabflags);
+	if (idx != -ENOSPC || hint)
+		return idx;
+	need = tab_largest(im);
+	return need ? tab_alloc_fit(im, need, tabflags) : -ENOSPC;
+}
+
+static int tab_create(struct rbds_image *im, const char *name, uint64_t hint)
+{
+	struct rbds_hdr oldh = *im->hdr;
+	struct rbds_ent olde;
+	int flags = TAB_FLUSH, idx, ret;
+
+	idx = tab_alloc(im, hint, &flags);
+	if (idx < 0)
+		return idx;
+	olde = im->ent[idx];
+	memset(im->ent[idx].name, 0, RBD_NAME_MAX);
+	strcpy(im->ent[idx].name, name);
+	im->ent[idx].size = 0;
+	im->ent[idx].flags = ENT_FILE;
+	ret = rbds_tab_store(im, idx, idx, flags);
+	if (ret) {
+		im->ent[idx] = olde;
+		*im->hdr = oldh;
+		return ret;
+	}
+	return idx;
+}
+
+int rbds_ent_zero_hole(struct rbds_image *im, struct rbds_ent *e, uint64_t to)
+{
+	uint64_t end = to < e->hw ? to : e->hw;
+	ssize_t ret;
+
+	if (end <= e->size)
+		return 0;
+	ret = rbd_write_zeroes(im->img, e->off + e->size, end - e->size, 0, 0);
+	return ret < 0 ? (int)ret : 0;
+}
+
+int rbds_ent_resize(struct rbds_image *im, unsigned int idx, uint64_t len)
+{
+	struct rbds_ent *e = &im->ent[idx];
+	uint64_t old = e->size;
+	int ret;
+
+	ret = rbds_ent_zero_hole(im, e, len);
+	if (ret)
+		return ret;
+	e->size = len;
+	ret = rbds_tab_store(im, idx, idx, TAB_FLUSH);
+	if (ret)
+		e->size = old;
+	return ret;
+}
+
+void rbds_ent_release(struct rbds_ent *e)
+{
+	memset(e->name, 0, RBD_NAME_MAX);
+	e->size = 0;
+	e->flags = ENT_FREE;
+}
+
+int rbds_tab_open(struct rbds_image *im, const char *name, int flags, uint64_t hint)
+{
+	int idx = rbds_tab_find(im, name);
+
+	if (idx >= 0 && (flags & O_CREAT) && (flags & O_EXCL))
+		return -EEXIST;
+	if (idx >= 0 && (flags & O_TRUNC) && (flags & O_ACCMODE) != O_RDONLY) {
+		int ret = rbds_ent_resize(im, idx, 0);
+
+		return ret ? ret : idx;
+	}
+	if (idx == -ENOENT && (flags & O_CREAT))
+		return tab_create(im, name, hint);
+	return idx;
+}

@@ -1,0 +1,81 @@
+#!/bin/bash
+# Description: bad input, all engines: out-of-range options, missing / read-only / full (ENOSPC) directory each refused with one line, no crash, no leftovers of ours
+# Timeout: 180
+. "$(dirname "$0")/lib.sh"
+. "$REPO/tests/lib-fault.sh"
+for e in storeio redolog pgpage metastorm rbdsnap; do
+	[ -f "$B/$e.so" ] || fail "$B/$e.so is missing (run make)"
+done
+D=$TMP/d; mkdir -p "$D"
+st() { refuse "$1" "$2" --ioengine="external:$B/storeio.so" --directory="$D" "${@:3}"; }
+rl() { refuse "$1" "$2" --ioengine="external:$B/redolog.so" --directory="$D" --rw=write --size=1m "${@:3}"; }
+pg() { refuse "$1" "$2" --ioengine="external:$B/pgpage.so" --directory="$D" --bs=8k --size=1m "${@:3}"; }
+ms() { refuse "$1" "$2" --ioengine="external:$B/metastorm.so" --directory="$D" --number_ios=3 "${@:3}"; }
+rs() { refuse "$1" "$2" --ioengine="external:$B/rbdsnap.so" --pool=rbd --rbdname=rbdsnap-test-none \
+	--rw=randwrite --bs=4k --runtime=1 "${@:3}"; }
+
+# 1. out-of-range / unknown values (those t-storeio-errors, t-metastorm-local and
+#    t-rbdsnap-errors already try are not repeated here)
+st st-empty-store "store=" --size=1m --store=
+st st-qd "queue_depth=100000 is over" --size=1m --store=uring --iodepth=100000
+rl rl-flavor "flavor=oracle: unknown" --flavor=oracle
+rl rl-wasize "innodb_log_write_ahead_size=1000: must be a power of two" --innodb_log_write_ahead_size=1000
+rl rl-method "innodb_flush_method=bogus: unknown" --innodb_flush_method=bogus
+rl rl-trx "innodb_flush_log_at_trx_commit=3: must be" --innodb_flush_log_at_trx_commit=3
+rl rl-files "innodb_log_files_in_group=0: must be" --innodb_log_files_in_group=0
+rl rl-fsize "innodb_log_file_size=1024: must be" --innodb_log_file_size=1k
+rl rl-wsize "innodb_log_write_size=100: must be" --flavor=mariadb --innodb_log_write_size=100
+rl rl-seg "wal_segment_size=3145728: must be a power of two" --flavor=postgres --wal_segment_size=3m
+rl rl-segs "wal_segments=0: must be" --flavor=postgres --wal_segments=0
+rl rl-sync "wal_sync_method=bogus: unknown" --flavor=postgres --wal_sync_method=bogus
+rl rl-read "rw=read: the log is only appended" --rw=read
+pg pg-bsize "block_size=1000: not a power of two" --block_size=1000
+pg pg-rels "relations=0: at least one" --relations=0
+pg pg-relsize "relation_size=12345: not a multiple" --relation_size=12345
+pg pg-cct "checkpoint_completion_target=2: a fraction" --checkpoint_completion_target=2
+pg pg-segsize "segment_size=1000: smaller than" --segment_size=1000
+pg pg-extend "extend_ratio=101: a percentage" --extend_ratio=101
+pg pg-bs "bs=4096: must equal block_size=8192" --bs=4k
+ms ms-tables "tables=4294967295: at most" --tables=-1
+ms ms-pages "init_pages=4294967295: at most" --init_pages=-1
+ms ms-op "ddl_mix=frobnicate:1: unknown operation" --ddl_mix=frobnicate:1
+rs rs-health "health_interval" --health_interval=10ms
+rs rs-ctimeout "connect_timeout" --connect_timeout=0
+rs rs-interval-big "snap_interval" --snap_interval=31d
+rs rs-prefix-long "snap_prefix" --snap_interval=1 --snap_prefix="$(printf 'p%.0s' $(seq 70))"
+rs rs-count-alone "snap_count" --snap_count=3
+n_range=$REFUSED
+
+# 2. a missing directory (storeio's is in t-storeio-errors)
+M=$TMP/missing
+refuse rl-nodir "$M" --ioengine="external:$B/redolog.so" --directory="$M" --rw=write --size=1m
+refuse pg-nodir "$M" --ioengine="external:$B/pgpage.so" --directory="$M" --bs=8k --size=1m --rw=write
+refuse ms-nodir "$M" --ioengine="external:$B/metastorm.so" --directory="$M" --number_ios=3
+[ -e "$M" ] && fail "a run created the missing directory $M"
+
+# 3. a full and a read-only file system (root: a loop-mounted 8 MiB ext4)
+loopfs 8
+echo precious >"$LFS/foreign"
+L=$LFS/d; mkdir "$L"
+full() { refuse "$1" "$2" --directory="$L" "${@:3}"; }
+full st-full "No space left on device" --ioengine="external:$B/storeio.so" --rw=write --size=32m --bs=64k --unlink=1
+full rl-full "No space left on device" --ioengine="external:$B/redolog.so" --rw=write --size=1m --flavor=mysql --innodb_log_file_size=48m
+full pg-full "more than the file system of directory= holds\|No space left" --ioengine="external:$B/pgpage.so" \
+	--bs=8k --relations=2 --relation_size=16m --rw=write --size=32m
+for fl in mysql mariadb postgres; do
+	full "ms-full-$fl" "No space left on device" --ioengine="external:$B/metastorm.so" --flavor=$fl \
+		--number_ios=50000 --ddl_mix=create:1
+	[ -z "$(ls -A "$L" | grep -v '^ib_logfile\|^redolog-')" ] ||
+		fail "metastorm $fl left its files after ENOSPC: $(ls -A "$L")"
+done
+rm -rf "${L:?}"/*
+loopfs_ro
+ro() { refuse "$1" "Read-only file system" --directory="$LFS" "${@:2}"; }
+ro st-ro --ioengine="external:$B/storeio.so" --rw=write --size=1m --filename=storeio-ro
+ro rl-ro --ioengine="external:$B/redolog.so" --rw=write --size=1m --innodb_log_file_size=1m
+ro pg-ro --ioengine="external:$B/pgpage.so" --bs=8k --size=1m --rw=write --relations=1 --relation_size=1m
+ro ms-ro --ioengine="external:$B/metastorm.so" --number_ios=3
+[ "$(cat "$LFS/foreign")" = precious ] || fail "the foreign file on the loop fs changed"
+loopfs_cleanup
+echo "bad inputs refused: $REFUSED ($n_range option values, $((REFUSED - n_range)) directories)"
+ok "$REFUSED bad inputs refused with one line each"

@@ -1,0 +1,40 @@
+#!/bin/bash
+# Description: the MDS restarted during a metastorm run on store=cephfs (libcephfs): the run ends within runtime + grace, no crash, its files cleaned up
+# Timeout: 300
+. "$(dirname "$0")/lib.sh"
+. "$REPO/tests/lib-fault.sh"
+need_own_cluster
+have_backend LIBCEPHFS || skip "cephfs backend not built"
+wait_healthy 120
+ROOT=/metastorm-test-rel-mds
+RUNTIME=20 GRACE=60	# grace: MDS stop (<= 10 s) + replay/reconnect/rejoin + the client's reconnect
+trap '[ -z "$(daemon_pid mds a)" ] && daemon_start mds a; rm -rf "$TMP"' EXIT
+
+s0=$SECONDS
+"$FIO" --name=ms --ioengine="external:$B/metastorm.so" --store=cephfs --store_root=$ROOT \
+	--flavor=mysql --tables=8 --time_based --runtime=$RUNTIME --table_json="$TMP/ms.tbl.json" \
+	--output-format=json --output="$TMP/ms.json" 2>"$TMP/ms.err" &
+pid=$!
+sleep 4
+daemon_stop mds a TERM
+down=$SECONDS
+ok "mds.a stopped at $((down - s0)) s"
+sleep 2
+daemon_start mds a
+ok "mds.a restarted after $((SECONDS - down)) s down"
+wait $pid
+rc=$?
+took=$((SECONDS - s0))
+cat "$TMP/ms.err"
+grep -qi "segmentation\|core dumped\|Aborted\|AddressSanitizer" "$TMP/ms.err" && fail "a crash"
+[ $took -le $((RUNTIME + GRACE)) ] || fail "fio took $took s (bound $RUNTIME + $GRACE s)"
+[ -s "$TMP/ms.json" ] || fail "no JSON output (exit $rc)"
+ops=$(json "$TMP/ms.json" "d['jobs'][0]['read']['total_ios']")
+max=$(json "$TMP/ms.json" "d['jobs'][0]['read']['clat_ns']['max'] // 1000000")
+ok "metastorm exit $rc in $took s (bound $((RUNTIME + GRACE)) s): $ops DDL, slowest $max ms (the restart)"
+[ "$rc" = 0 ] || fail "metastorm failed across an MDS restart (exit $rc)"
+wait_healthy 180
+# its directory is gone: a new run in the same root starts (it would refuse leftovers)
+run_fio again --name=again --ioengine="external:$B/metastorm.so" --store=cephfs --store_root=$ROOT \
+	--number_ios=20 || { cat "$TMP/again.err"; fail "a run after the restart refused or failed"; }
+ok "after the restart: cluster healthy, a new run starts cleanly (no leftovers)"
