@@ -96,10 +96,11 @@ class Classifier:
 # ---------------------------------------------------------------- parsing
 
 LINE = re.compile(r"^(?P<ts>\d+\.\d+) (?P<call>\w+)\((?P<args>.*)\)\s+= (?P<ret>-?\d+|\?)"
-                  r"(?:<(?P<rpath>[^>]*)>)?(?P<rest>.*?)(?: <(?P<dur>\d+\.\d+)>)?$")
+                  r"(?:<(?P<rpath>[^>]*)>)?.*?(?: <(?P<dur>\d+\.\d+)>)?$")
 FDARG = re.compile(r"^\s*(-?\d+|AT_FDCWD)(?:<(?P<path>[^>]*)>)?")
 STRARG = re.compile(r'"((?:[^"\\]|\\.)*)"')
 AIOFD = re.compile(r"aio_fildes=\d+<(?P<path>[^>]*)>")
+OFLAGS = re.compile(r'", (O_[A-Z_|]+)')
 AIOWRITE = re.compile(r"aio_lio_opcode=IOCB_CMD_PWRITEV?, .*?aio_nbytes=(\d+)")
 
 
@@ -143,9 +144,9 @@ def decode(call, args, ret, rpath, cwd):
         if "O_CREAT" in args:
             name = call + "_creat"
         is_dir = "O_DIRECTORY" in args
-        if ret >= 0:
-            fl = args.split(",")[2 if call == "openat" else 1]
-            flags = [f for f in OPEN_FLAGS if f in fl.split("|")]
+        m = OFLAGS.search(args)
+        if ret >= 0 and m:
+            flags = [f for f in OPEN_FLAGS if f in m.group(1).split("|")]
     elif call in ("newfstatat", "statx"):
         s = _strings(args)
         base = _fd_path(args)
