@@ -2,7 +2,8 @@
 #
 #   make            build every engine as build/<engine>.so
 #   make check      all set-up (packages, configure, build, cluster) + tests
-#   make demo       all set-up + the main job on the local cluster
+#   make demo       all set-up + short versions of the four seed experiments
+#   make results    all set-up + their full versions -> results/
 #   make bench      side-by-side benchmarks -> results/bench.md
 #   make install    engines into $(LIBDIR)/fio
 #
@@ -86,7 +87,7 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/*.c))
 # keep the objects make would treat as intermediate
 .SECONDARY:
 
-.PHONY: all check demo bench install clean distclean deps configure cluster-up
+.PHONY: all check demo results bench install clean distclean deps configure cluster-up
 
 all: $(ENGINE_SO) $(TOOLS) $(UNIT_TESTS)
 
@@ -131,6 +132,11 @@ demo: deps
 	@test -f $(CB)/config.mk || ./configure
 	@$(MAKE) --no-print-directory all
 	@tools/demo
+
+results: deps
+	@test -f $(CB)/config.mk || ./configure
+	@$(MAKE) --no-print-directory all
+	@tools/results
 
 bench: deps
 	@test -f $(CB)/config.mk || ./configure

@@ -50,6 +50,8 @@ static const char *const op_names[SOP_NR] = {
 	[SOP_SYNC_RANGE] = "sync_range",
 	[SOP_TRUNCATE]	= "truncate",
 	[SOP_RMDIR]	= "rmdir",
+	[SOP_SIZE]	= "lseek_end",
+	[SOP_FALLOCATE]	= "fallocate",
 };
 
 int store_backend_parse(const char *name)
@@ -239,6 +241,18 @@ int store_rmdir(struct store *s, const char *path)
 {
 	STORE_NEED(s, rmdir);
 	return STORE_CALL(s, SOP_RMDIR, s->ops->rmdir(s, path));
+}
+
+int store_size(struct store *s, struct store_file *f, uint64_t *size)
+{
+	STORE_NEED(s, size);
+	return STORE_CALL(s, SOP_SIZE, s->ops->size(s, f, size));
+}
+
+int store_fallocate(struct store *s, struct store_file *f, uint64_t off, uint64_t len)
+{
+	STORE_NEED(s, fallocate);
+	return STORE_CALL(s, SOP_FALLOCATE, s->ops->fallocate(s, f, off, len));
 }
 
 void store_complete(struct store *s, struct store_req *r)

@@ -60,6 +60,8 @@ enum store_op {
 	SOP_SYNC_RANGE,
 	SOP_TRUNCATE,
 	SOP_RMDIR,
+	SOP_SIZE,		/* lseek(SEEK_END): a size probe (PostgreSQL's mdnblocks) */
+	SOP_FALLOCATE,
 	SOP_NR,
 };
 
@@ -161,6 +163,8 @@ struct store_ops {
 	int (*reap)(struct store *s, unsigned int min, unsigned int max,
 		    struct store_req **out, int64_t timeout_ns);
 	int (*rmdir)(struct store *s, const char *path);	/* an empty directory */
+	int (*size)(struct store *s, struct store_file *f, uint64_t *size);
+	int (*fallocate)(struct store *s, struct store_file *f, uint64_t off, uint64_t len);
 };
 
 extern const struct store_ops store_posix_ops;
@@ -209,6 +213,14 @@ int store_sync_range(struct store *s, struct store_file *f, uint64_t off, uint64
 int store_truncate(struct store *s, struct store_file *f, uint64_t len);
 /* Remove an empty directory (-EOPNOTSUPP where the backend has no rmdir). */
 int store_rmdir(struct store *s, const char *path);
+/*
+ * The file's size the way a database asks for it: lseek(fd, 0, SEEK_END) on
+ * posix-like stores (fstat does not go through the same path on every file
+ * system). -EOPNOTSUPP where the backend has no such call.
+ */
+int store_size(struct store *s, struct store_file *f, uint64_t *size);
+/* Reserve [off, off+len) (fallocate mode 0); -EOPNOTSUPP where unsupported. */
+int store_fallocate(struct store *s, struct store_file *f, uint64_t off, uint64_t len);
 
 /*
  * Asynchronous path. store_submit returns 0 when queued, -EBUSY when the

@@ -170,6 +170,24 @@ int posix_truncate(struct store *s, struct store_file *f, uint64_t len)
 	return ftruncate(f->fd, len) ? -errno : 0;
 }
 
+int posix_size(struct store *s, struct store_file *f, uint64_t *size)
+{
+	off_t end;
+
+	(void)s;
+	end = lseek(f->fd, 0, SEEK_END);
+	if (end < 0)
+		return -errno;
+	*size = end;
+	return 0;
+}
+
+int posix_falloc(struct store *s, struct store_file *f, uint64_t off, uint64_t len)
+{
+	(void)s;
+	return fallocate(f->fd, 0, off, len) ? -errno : 0;
+}
+
 static int posix_store_init(struct store *s, char *err, size_t errlen)
 {
 	struct posix_base *pb = calloc(1, sizeof(*pb));
@@ -214,4 +232,6 @@ const struct store_ops store_posix_ops = {
 	.sync_range	= posix_sync_range,
 	.truncate	= posix_truncate,
 	.rmdir		= posix_rmdir,
+	.size		= posix_size,
+	.fallocate	= posix_falloc,
 };

@@ -38,5 +38,7 @@ int posix_dirsync(struct store *s, const char *path);
 int posix_fstat(struct store *s, struct store_file *f, uint64_t *size);
 int posix_sync_range(struct store *s, struct store_file *f, uint64_t off, uint64_t len);
 int posix_truncate(struct store *s, struct store_file *f, uint64_t len);
+int posix_size(struct store *s, struct store_file *f, uint64_t *size);
+int posix_falloc(struct store *s, struct store_file *f, uint64_t off, uint64_t len);
 
 #endif
