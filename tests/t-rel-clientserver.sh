@@ -23,36 +23,33 @@ cleanup() {
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
-(cd "$S1" && "$FIO" --server=ip:127.0.0.1,$P1 --daemonize="$TMP/srv1.pid") || fail "fio --server :$P1"
-(cd "$S2" && "$FIO" --server=ip:127.0.0.1,$P2 --daemonize="$TMP/srv2.pid") || fail "fio --server :$P2"
-for _ in $(seq 50); do ss -ltn | grep -q ":$P1 " && ss -ltn | grep -q ":$P2 " && break; sleep 0.1; done
-ss -ltn | grep -q ":$P2 " || fail "the fio servers do not listen"
-ok "fio servers on 127.0.0.1:$P1 and :$P2"
 
-# one job file per engine; each server runs it in its own directory (the engine path is absolute)
+# one job file per engine, no directory=: each server runs it in its own working
+# directory ($S1, $S2); the engine path is absolute
 jobs() {
 	local e=$1; shift
 	{ echo "[$e-cs]"; echo "ioengine=external:$B/$e.so"; printf '%s\n' "$@"; } >"$TMP/$e.fio"
 }
-jobs storeio "directory=/tmp" "filename_format=dbfio-cs-\$jobname.\$jobnum.$$" rw=randwrite bs=4k size=4m \
-	iodepth=4 verify=crc32c unlink=1
-jobs redolog "directory=/tmp" "log_prefix=redolog-cs-$$-" rw=write bs=4k iodepth=4 size=2m flavor=postgres \
-	wal_segment_size=1m wal_segments=2
-jobs pgpage "directory=/tmp" relfilenode=$((20000 + $$ % 10000)) bs=8k block_size=8k relations=1 \
-	relation_size=1m segment_size=1m rw=randwrite size=1m unlink=1
-jobs metastorm "directory=/tmp" flavor=postgres number_ios=50 tables=4
+jobs storeio rw=randwrite bs=4k size=4m iodepth=4 verify=crc32c unlink=1
+jobs redolog rw=write bs=4k iodepth=4 size=2m flavor=postgres wal_segment_size=1m wal_segments=2
+jobs pgpage bs=8k block_size=8k relations=1 relation_size=1m segment_size=1m rw=randwrite size=1m unlink=1
+jobs metastorm flavor=postgres number_ios=50 tables=4
 ENG="storeio redolog pgpage metastorm"
 if have_backend RBD; then
 	need_cluster
 	IMG=rbdsnap-test-rel-cs
 	rbd rm -p rbd $IMG >/dev/null 2>&1
 	rbd create -p rbd --size 64M $IMG || fail "rbd create"
-	# the servers inherit CEPH_CONF? no: name it in the job
+	# the servers were started with CEPH_CONF in their environment
 	jobs rbdsnap clientname=admin pool=rbd rbdname=$IMG invalidate=0 rw=randwrite bs=4k iodepth=4 \
 		number_ios=300 snap_every=100
-	sed -i "1a ceph_conf=$CEPH_CONF" "$TMP/rbdsnap.fio"
 	ENG="$ENG rbdsnap"
 fi
+(cd "$S1" && "$FIO" --server=ip:127.0.0.1,$P1 --daemonize="$TMP/srv1.pid") || fail "fio --server :$P1"
+(cd "$S2" && "$FIO" --server=ip:127.0.0.1,$P2 --daemonize="$TMP/srv2.pid") || fail "fio --server :$P2"
+for _ in $(seq 50); do ss -ltn | grep -q ":$P1 " && ss -ltn | grep -q ":$P2 " && break; sleep 0.1; done
+ss -ltn | grep -q ":$P2 " || fail "the fio servers do not listen"
+ok "fio servers on 127.0.0.1:$P1 and :$P2"
 for e in $ENG; do
 	s=$SECONDS
 	"$FIO" --client=127.0.0.1,$P1 --client=127.0.0.1,$P2 --output-format=json \
@@ -69,8 +66,7 @@ PY
 	[ "${n%% *}" = 2 ] || { cat "$TMP/$e.out"; fail "$e: want 2 clean jobs with I/O, got $n"; }
 	ok "$e: ran on both servers (I/Os ${n#* }) in $((SECONDS - s)) s"
 done
-sed -i '/ceph_conf=/d' "$TMP/rbdsnap.fio" 2>/dev/null
-ls /tmp | grep -q "^dbfio-cs-.*\.$$\$" && fail "storeio left its files"
-rm -f /tmp/redolog-cs-$$-*
+ls "$S1" "$S2" | grep -q "^storeio-cs" && fail "storeio left its files: $(ls "$S1")"
+ls "$S1" "$S2" | grep -q "^dbfio_ms_" && fail "metastorm left its files: $(ls "$S1")"
 stop_servers
 ok "client/server: every engine on two servers"
