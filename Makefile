@@ -5,6 +5,7 @@
 #   make demo       all set-up + short versions of the four seed experiments
 #   make results    all set-up + their full versions -> results/
 #   make bench      side-by-side benchmarks -> results/bench.md
+#   make fidelity   real PostgreSQL/MariaDB vs dbfio on local, CephFS, ext4-on-RBD -> results/fidelity.md
 #   make install    engines into $(LIBDIR)/fio
 #
 # The store layer is compiled with dbfio's own build/config.h; engines see
@@ -142,6 +143,11 @@ bench: deps
 	@test -f $(CB)/config.mk || ./configure
 	@$(MAKE) --no-print-directory all
 	@tools/bench
+
+fidelity: deps
+	@test -f $(CB)/config.mk || ./configure
+	@$(MAKE) --no-print-directory all
+	@tools/fidelity page
 
 install: all
 	install -d $(DESTDIR)$(LIBDIR)/fio

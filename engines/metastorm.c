@@ -85,7 +85,7 @@ static struct fio_option options[] = {
 	MS_OPT("page_size", FIO_OPT_STR_VAL, page_size,
 	       "Database page size (0: 16k for mysql/mariadb, 8k for postgres)", "0"),
 	MS_OPT("log_bytes", FIO_OPT_STR_VAL, log_bytes,
-	       "Bytes one redo/WAL/binlog record of a DDL appends", "2k"),
+	       "Bytes one redo/WAL/binlog record of a DDL appends (0: mysql 2k, mariadb 5k, postgres 16k)", "0"),
 	MS_OPT("dirsync", FIO_OPT_BOOL, dirsync,
 	       "fsync the schema directory after creating or renaming files", "1"),
 	MS_OPT("checkpoint_ops", FIO_OPT_INT, checkpoint_ops,
@@ -196,8 +196,8 @@ static int check_options(struct thread_data *td, struct metastorm_options *o)
 		log_err("metastorm: init_pages=%u: at most 1024\n", o->init_pages);
 		return 1;
 	}
-	if (!o->log_bytes || o->log_bytes > (1 << 20)) {
-		log_err("metastorm: log_bytes=%llu: must be 1..1M\n", o->log_bytes);
+	if (o->log_bytes > (1 << 20)) {
+		log_err("metastorm: log_bytes=%llu: must be at most 1M (0: the flavor's)\n", o->log_bytes);
 		return 1;
 	}
 	if (o->tables > 1000000) {
@@ -235,13 +235,15 @@ static int alloc_data(struct ms_data *md, const struct metastorm_options *o,
 		      struct thread_data *td)
 {
 	static const unsigned int def_pages[] = { 7, 4, 0 };
+	/* traced: MariaDB 10.11 redo writes of a DDL 4.9-5.7 kB, PostgreSQL 15 WAL 11-42 kB */
+	static const unsigned int def_log[] = { 2048, 5120, 16384 };
 	size_t wlen;
 
 	md->flavor = o->flavor;
 	md->page_size = o->page_size ? o->page_size :
 			(md->flavor == MS_POSTGRES ? 8192 : 16384);
 	md->init_pages = o->init_pages ? o->init_pages : def_pages[md->flavor];
-	md->log_bytes = o->log_bytes;
+	md->log_bytes = o->log_bytes ? o->log_bytes : def_log[md->flavor];
 	md->dirsync = o->dirsync;
 	md->ckpt_ops = o->checkpoint_ops;
 	md->keep = o->keep;

@@ -52,6 +52,8 @@ enum ms_call {
 	MC_FSTAT,
 	MC_TRUNCATE,
 	MC_RMDIR,
+	MC_SIZE,		/* lseek(SEEK_END): a size probe */
+	MC_FALLOCATE,
 	MC_NR,
 };
 
@@ -59,6 +61,7 @@ enum ms_call {
 struct ms_table {
 	uint32_t name;
 	uint32_t file;
+	struct store_file *ibd;		/* mariadb: the tablespace stays open until DROP */
 };
 
 /* A shared log the DDL appends to: redo, binlog, DDL recovery log, WAL */
@@ -125,6 +128,8 @@ int ms_read(struct ms_data *md, struct store_file *f, const char *path,
 int ms_sync(struct ms_data *md, struct store_file *f, const char *path, int datasync);
 int ms_fstat(struct ms_data *md, struct store_file *f, const char *path);
 int ms_truncate(struct ms_data *md, struct store_file *f, const char *path);
+int ms_size(struct ms_data *md, struct store_file *f, const char *path);
+int ms_fallocate(struct ms_data *md, struct store_file *f, const char *path, size_t len);
 int ms_unlink(struct ms_data *md, const char *path);
 int ms_rename(struct ms_data *md, const char *from, const char *to);
 int ms_mkdir(struct ms_data *md, const char *path);

@@ -34,6 +34,8 @@ const char *const ms_call_names[MC_NR] = {
 	[MC_FSTAT]	= "fstat",
 	[MC_TRUNCATE]	= "truncate",
 	[MC_RMDIR]	= "rmdir",
+	[MC_SIZE]	= "lseek_end",
+	[MC_FALLOCATE]	= "fallocate",
 };
 
 uint32_t ms_rand(struct ms_data *md)
@@ -135,6 +137,24 @@ int ms_truncate(struct ms_data *md, struct store_file *f, const char *path)
 	return ret < 0 ? ms_fail(md, "ftruncate", path, ret) : 0;
 }
 
+int ms_size(struct ms_data *md, struct store_file *f, const char *path)
+{
+	uint64_t t0 = t_start(md), size;
+	int ret = store_size(md->store, f, &size);
+
+	t_end(md, MC_SIZE, t0);
+	return ret < 0 ? ms_fail(md, "lseek(SEEK_END)", path, ret) : 0;
+}
+
+int ms_fallocate(struct ms_data *md, struct store_file *f, const char *path, size_t len)
+{
+	uint64_t t0 = t_start(md);
+	int ret = store_fallocate(md->store, f, 0, len);
+
+	t_end(md, MC_FALLOCATE, t0);
+	return ret < 0 ? ms_fail(md, "fallocate", path, ret) : 0;
+}
+
 int ms_unlink(struct ms_data *md, const char *path)
 {
 	uint64_t t0 = t_start(md);
@@ -182,7 +202,8 @@ int ms_dirsync(struct ms_data *md, const char *dir)
 	ret = ms_open(md, dir, O_RDONLY | O_DIRECTORY, &f);
 	if (ret)
 		return ret;
-	ret = ms_sync(md, f, dir, 0);
+	/* MariaDB syncs directories with my_sync() = fdatasync, as its files */
+	ret = ms_sync(md, f, dir, md->flavor == MS_MARIADB);
 	ms_close(md, f, dir);
 	return ret;
 }

@@ -26,7 +26,9 @@
 #define MS_LOG_WRAP	(256u << 10)	/* preallocated redo/WAL: rewritten in a circle */
 #define MS_DDL_LOG_IO	4096u		/* MariaDB's ddl_recovery.log entry (IO_SIZE) */
 #define MS_DDL_LOG_SLOTS 64u
-#define MS_FRM_BYTES	2048u		/* a small table's .frm */
+#define MS_FRM_BYTES	1045u		/* the .frm of (id INT PRIMARY KEY, v VARCHAR(100)), traced */
+#define MS_FRM_READ	82u		/* what DROP reads of it (the header), traced */
+#define MS_PG_CREATE_PROBES 7u		/* lseek(SEEK_END) per PostgreSQL 15 CREATE TABLE, traced */
 
 /* Append one record to a shared log and sync it (a commit, a DDL log entry). */
 static int log_commit(struct ms_data *md, int which, size_t len, int datasync)
@@ -58,6 +60,18 @@ static int ddl_log_entry(struct ms_data *md)
 	return ms_sync(md, l->f, l->path, 1);
 }
 
+/* MariaDB marks a ddl_recovery.log entry done: a 1-byte write in place, synced or not */
+static int ddl_log_mark(struct ms_data *md, int sync)
+{
+	struct ms_log *l = &md->log[MS_LOG_B];
+	int ret;
+
+	ret = ms_write(md, l->f, l->path, 1, l->off ? l->off - MS_DDL_LOG_IO : 0);
+	if (ret || !sync)
+		return ret;
+	return ms_sync(md, l->f, l->path, 1);
+}
+
 /* ---- paths ---- */
 
 #define P(buf, fmt, ...)	snprintf(buf, sizeof(buf), "%s/" fmt, md->dir, ##__VA_ARGS__)
@@ -69,6 +83,31 @@ static void table_path(struct ms_data *md, char *buf, size_t len,
 		snprintf(buf, len, "%s/db/%u", md->dir, t->file);
 	else
 		snprintf(buf, len, "%s/db/t%u%s", md->dir, t->name, ext);
+}
+
+/*
+ * MariaDB 10.11's tablespace (fil_ibd_create): O_CREAT|O_EXCL, size probe,
+ * fallocate of the initial pages, fstat; never written nor synced here, and
+ * kept open (the tablespace cache) until DROP.
+ */
+static int mariadb_ibd(struct ms_data *md, const char *path, struct store_file **fp)
+{
+	size_t bytes = (size_t)md->init_pages * md->page_size;
+	int ret;
+
+	ret = ms_open(md, path, O_RDWR | O_CREAT | O_EXCL, fp);
+	if (ret)
+		return ret;
+	ret = ms_size(md, *fp, path);
+	if (!ret && bytes)
+		ret = ms_fallocate(md, *fp, path, bytes);
+	if (!ret)
+		ret = ms_fstat(md, *fp, path);
+	if (ret) {
+		ms_close(md, *fp, path);
+		*fp = NULL;
+	}
+	return ret;
 }
 
 /* A new file with its initial pages (none for postgres), synced or not */
@@ -89,7 +128,7 @@ static int new_file(struct ms_data *md, const char *path, size_t bytes, int sync
 }
 
 /* open + fstat + read the header page + close: a table-cache miss */
-static int open_file(struct ms_data *md, const char *path, size_t bytes)
+static int open_file(struct ms_data *md, const char *path, size_t bytes, int stat)
 {
 	struct store_file *f;
 	int ret;
@@ -97,7 +136,8 @@ static int open_file(struct ms_data *md, const char *path, size_t bytes)
 	ret = ms_open(md, path, O_RDONLY, &f);
 	if (ret)
 		return ret;
-	ret = ms_fstat(md, f, path);
+	if (stat)
+		ret = ms_fstat(md, f, path);
 	if (!ret && bytes)
 		ret = ms_read(md, f, path, bytes, 0);
 	ms_close(md, f, path);
@@ -132,6 +172,45 @@ static int pg_tombstone(struct ms_data *md, uint32_t file)
 	return ret;
 }
 
+/* A PostgreSQL table is two relations: the heap (file) and its primary key (file + 1) */
+static int pg_tombstones(struct ms_data *md, uint32_t file)
+{
+	int ret = pg_tombstone(md, file);
+
+	return ret ? ret : pg_tombstone(md, file + 1);
+}
+
+/*
+ * PostgreSQL 15 CREATE TABLE with a primary key: heap and index created
+ * (mdcreate: no fsync), the index's metapage written and synced at once
+ * (btbuildempty → smgrimmedsync), relation sizes probed with lseek(SEEK_END).
+ */
+static int pg_create(struct ms_data *md, struct ms_table *t)
+{
+	struct ms_table ix = { .file = t->file + 1 };
+	struct store_file *f;
+	char path[160];
+	unsigned int i;
+	int ret;
+
+	table_path(md, path, sizeof(path), t, "");
+	ret = new_file(md, path, 0, 0);
+	if (ret)
+		return ret;
+	table_path(md, path, sizeof(path), &ix, "");
+	ret = ms_open(md, path, O_RDWR | O_CREAT | O_EXCL, &f);
+	if (ret)
+		return ret;
+	for (i = 0; !ret && i < MS_PG_CREATE_PROBES; i++)
+		ret = ms_size(md, f, path);
+	if (!ret)
+		ret = ms_write(md, f, path, md->page_size, 0);
+	if (!ret)
+		ret = ms_sync(md, f, path, 0);
+	ms_close(md, f, path);
+	return ret;
+}
+
 /* ---- the recipes ---- */
 
 static int add_table(struct ms_data *md, struct ms_table *t)
@@ -151,11 +230,12 @@ static int add_table(struct ms_data *md, struct ms_table *t)
 
 static int ddl_create(struct ms_data *md)
 {
-	struct ms_table t = { .name = md->next_name++, .file = md->next_file++ };
+	struct ms_table t = { .name = md->next_name++, .file = md->next_file };
 	size_t ibd = (size_t)md->init_pages * md->page_size;
 	char path[160], db[80];
 	int ret;
 
+	md->next_file += md->flavor == MS_POSTGRES ? 2 : 1;	/* heap + index */
 	P(db, "db");
 	table_path(md, path, sizeof(path), &t, ".ibd");
 	switch (md->flavor) {
@@ -174,23 +254,30 @@ static int ddl_create(struct ms_data *md)
 	case MS_MARIADB: {
 		char frm[160];
 
+		/* traced on 10.11: 4 ddl-log and 2 redo write+fdatasync pairs */
 		table_path(md, frm, sizeof(frm), &t, ".frm");
 		ret = ddl_log_entry(md);
+		if (!ret)
+			ret = ddl_log_mark(md, 1);
 		if (!ret)
 			ret = new_file(md, frm, MS_FRM_BYTES, 1);	/* sync_frm */
 		if (!ret)
 			ret = ms_dirsync(md, db);
 		if (!ret)
-			ret = new_file(md, path, ibd, 1);
+			ret = mariadb_ibd(md, path, &t.ibd);
+		if (!ret)
+			ret = log_commit(md, MS_LOG_A, md->log_bytes, 1);
 		if (!ret)
 			ret = log_commit(md, MS_LOG_A, md->log_bytes, 1);
 		if (!ret)
 			ret = ddl_log_entry(md);		/* entry done */
+		if (!ret)
+			ret = ddl_log_mark(md, 1);
 		break;
 	}
 	case MS_POSTGRES:
 		/* mdcreate: the file, empty and unsynced; the WAL commit makes it durable */
-		ret = new_file(md, path, 0, 0);
+		ret = pg_create(md, &t);
 		if (!ret)
 			ret = log_commit(md, MS_LOG_A, md->log_bytes, 1);
 		break;
@@ -204,6 +291,14 @@ static int ddl_create(struct ms_data *md)
 		 * let cleanup find them, so remove them now.
 		 */
 		store_unlink(md->store, path);
+		if (t.ibd)
+			store_close(md->store, t.ibd);
+		if (md->flavor == MS_POSTGRES) {
+			struct ms_table ix = { .file = t.file + 1 };
+
+			table_path(md, path, sizeof(path), &ix, "");
+			store_unlink(md->store, path);
+		}
 		if (md->flavor == MS_MARIADB) {
 			table_path(md, path, sizeof(path), &t, ".frm");
 			store_unlink(md->store, path);
@@ -232,21 +327,38 @@ static int ddl_drop(struct ms_data *md, unsigned int i)
 			ret = log_commit(md, MS_LOG_B, md->log_bytes, 1);
 		break;
 	case MS_MARIADB:
+		/* traced on 10.11: ddl log 7 writes + 6 fdatasync, redo 1 + 1 */
 		table_path(md, frm, sizeof(frm), &t, ".frm");
 		ret = ddl_log_entry(md);
 		if (!ret)
-			ret = log_commit(md, MS_LOG_A, md->log_bytes, 1);
+			ret = ddl_log_mark(md, 1);
+		if (!ret)
+			ret = open_file(md, frm, MS_FRM_READ, 0);
+		if (!ret)
+			ret = ddl_log_entry(md);
+		if (!ret)
+			ret = ddl_log_mark(md, 1);
 		if (!ret)
 			ret = ms_unlink(md, path);
+		if (!ret && t.ibd) {
+			ret = ms_close(md, t.ibd, path);	/* after the unlink, as InnoDB */
+			md->tables[i].ibd = NULL;
+		}
 		if (!ret)
 			ret = ms_unlink(md, frm);
 		if (!ret)
+			ret = log_commit(md, MS_LOG_A, md->log_bytes, 1);
+		if (!ret)
 			ret = ddl_log_entry(md);
+		if (!ret)
+			ret = ddl_log_mark(md, 0);
+		if (!ret)
+			ret = ddl_log_mark(md, 1);
 		break;
 	case MS_POSTGRES:
 		ret = log_commit(md, MS_LOG_A, md->log_bytes, 1);
 		if (!ret)
-			ret = pg_tombstone(md, t.file);
+			ret = pg_tombstones(md, t.file);
 		break;
 	default:
 		ret = -EINVAL;
@@ -264,11 +376,11 @@ static int ddl_open(struct ms_data *md, unsigned int i)
 	if (md->flavor == MS_MARIADB) {
 		/* the table definition comes from the .frm */
 		table_path(md, path, sizeof(path), &md->tables[i], ".frm");
-		ret = open_file(md, path, MS_FRM_BYTES);
+		ret = open_file(md, path, MS_FRM_BYTES, 1);
 	}
 	table_path(md, path, sizeof(path), &md->tables[i], ".ibd");
 	if (!ret)
-		ret = open_file(md, path, md->page_size);
+		ret = open_file(md, path, md->page_size, 1);
 	return ret;
 }
 
@@ -276,9 +388,11 @@ static int ddl_open(struct ms_data *md, unsigned int i)
 static int alter_copy(struct ms_data *md, unsigned int i)
 {
 	size_t ibd = (size_t)md->init_pages * md->page_size;
-	uint32_t file = md->next_file++;
+	uint32_t file = md->next_file;
 	char path[160];
 	int ret;
+
+	md->next_file += md->flavor == MS_POSTGRES ? 2 : 1;
 
 	switch (md->flavor) {
 	case MS_MYSQL:
@@ -293,10 +407,13 @@ static int alter_copy(struct ms_data *md, unsigned int i)
 			ret = new_file(md, path, ibd, 1);
 		break;
 	default: {
-		struct ms_table t = { .file = file };
+		struct ms_table t = { .file = file }, ix = { .file = file + 1 };
 
 		table_path(md, path, sizeof(path), &t, "");
 		ret = new_file(md, path, 0, 0);
+		table_path(md, path, sizeof(path), &ix, "");
+		if (!ret)
+			ret = new_file(md, path, 0, 0);
 	}
 	}
 	if (!ret) {
@@ -368,6 +485,10 @@ static int ddl_rename(struct ms_data *md)
 			ret = unlink_old(md, "%s/db/#sql-backup-%u%s", t->file, ".frm");
 		if (!ret)
 			ret = unlink_old(md, "%s/db/#sql-backup-%u%s", t->file, ".ibd");
+		if (!ret && t->ibd) {
+			ret = ms_close(md, t->ibd, "#sql-backup.ibd");
+			t->ibd = NULL;
+		}
 		if (!ret)
 			ret = ddl_log_entry(md);
 		break;
@@ -375,7 +496,7 @@ static int ddl_rename(struct ms_data *md)
 		/* the catalog now points at the new filenode; the old one is dropped */
 		ret = log_commit(md, MS_LOG_A, md->log_bytes, 1);
 		if (!ret)
-			ret = pg_tombstone(md, t->file);
+			ret = pg_tombstones(md, t->file);
 	}
 	if (!ret) {
 		t->file = md->shadow;
@@ -523,7 +644,7 @@ int ms_ddl_cleanup(struct ms_data *md)
 		if (!md->keep)
 			KEEP_FIRST(ms_unlink(md, md->log[i].path));
 	}
-	if (md->keep)
+	if (md->keep)		/* open tablespaces stay open: the process ends */
 		return first;
 	if (md->flavor == MS_POSTGRES && md->ntombs)
 		KEEP_FIRST(ms_ddl_checkpoint(md));
@@ -533,6 +654,16 @@ int ms_ddl_cleanup(struct ms_data *md)
 
 		table_path(md, path, sizeof(path), t, ".ibd");
 		KEEP_FIRST(ms_unlink(md, path));
+		if (t->ibd) {
+			KEEP_FIRST(ms_close(md, t->ibd, path));
+			t->ibd = NULL;
+		}
+		if (md->flavor == MS_POSTGRES) {
+			struct ms_table ix = { .file = t->file + 1 };
+
+			table_path(md, path, sizeof(path), &ix, "");
+			KEEP_FIRST(ms_unlink(md, path));
+		}
 		if (md->flavor == MS_MARIADB) {
 			table_path(md, path, sizeof(path), t, ".frm");
 			KEEP_FIRST(ms_unlink(md, path));

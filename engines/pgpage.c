@@ -71,6 +71,7 @@ struct pgpage_options {
 	unsigned long long checkpoint_flush_after;
 	char *checkpoint_log;
 	unsigned int checkpoint_at_exit;
+	unsigned int size_probes;
 };
 
 #define PG_OPT(nm, typ, field, hlp, dflt)				\
@@ -112,6 +113,8 @@ static struct fio_option options[] = {
 	       "256k"),
 	PG_OPT("checkpoint_log", FIO_OPT_STR_STORE, checkpoint_log,
 	       "Append one line per checkpoint (pages, fsynced files, times) to this file", NULL),
+	PG_OPT("size_probes", FIO_OPT_INT, size_probes,
+	       "lseek(SEEK_END) size probes of the segment per page I/O (smgrnblocks; 45 = pgbench)", "0"),
 	PG_OPT("checkpoint_at_exit", FIO_OPT_BOOL, checkpoint_at_exit,
 	       "Run a shutdown checkpoint when the job ends, as PostgreSQL does", "1"),
 	{
@@ -154,6 +157,10 @@ static int pg_geom_init(struct thread_data *td, const struct pgpage_options *o,
 	}
 	if (!o->relations) {
 		log_err("pgpage: relations=0: at least one relation is needed\n");
+		return 1;
+	}
+	if (o->size_probes > 1000) {
+		log_err("pgpage: size_probes=%u: at most 1000 per page I/O\n", o->size_probes);
 		return 1;
 	}
 	if (o->relation_size < o->block_size || o->relation_size % o->block_size) {
@@ -523,8 +530,9 @@ static enum fio_q_status fio_pgpage_queue(struct thread_data *td, struct io_u *i
 	struct pgpage_data *pd = td->io_ops_data;
 	struct pgpage_iou *pi = io_u->engine_data;
 	struct store_req *r = &pi->req;
-	uint64_t spage, gpage;
-	unsigned int idx;
+	struct pgpage_options *o = td->eo;
+	uint64_t spage, gpage, size;
+	unsigned int idx, n;
 	int ret;
 
 	fio_ro_check(td, io_u);
@@ -546,6 +554,18 @@ static enum fio_q_status fio_pgpage_queue(struct thread_data *td, struct io_u *i
 	if (ret) {
 		io_u->error = -ret;
 		td_verror(td, io_u->error, ret == -EINVAL ? "pgpage: offset/bs" : "store_open");
+		return FIO_Q_COMPLETED;
+	}
+	/*
+	 * PostgreSQL learns a relation's size with lseek(SEEK_END) on every
+	 * smgrnblocks() (planner, extension, scans), uncached: on slow metadata
+	 * paths these probes cost more than the page I/O itself.
+	 */
+	for (n = 0; !ret && n < o->size_probes; n++)
+		ret = store_size(pd->store, pd->files[idx], &size);
+	if (ret) {
+		io_u->error = -ret;
+		td_verror(td, io_u->error, "pgpage: lseek(SEEK_END)");
 		return FIO_Q_COMPLETED;
 	}
 	r->file = pd->files[idx];

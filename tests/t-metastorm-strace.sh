@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 command -v strace >/dev/null || skip "strace is not installed"
 [ -f "$B/metastorm.so" ] || fail "build/metastorm.so is missing (run make)"
-TRACE=openat,open,close,fsync,fdatasync,pwrite64,pread64,unlinkat,unlink,renameat,renameat2,rename,mkdirat,mkdir,newfstatat,fstat,ftruncate,rmdir
+TRACE=openat,open,close,fsync,fdatasync,pwrite64,pread64,unlinkat,unlink,renameat,renameat2,rename,mkdirat,mkdir,newfstatat,fstat,ftruncate,rmdir,lseek,fallocate
 for flavor in mysql mariadb postgres; do
 	d=$TMP/$flavor
 	mkdir -p "$d"
@@ -23,7 +23,8 @@ names = {"openat": "open", "open": "open", "close": "close", "fsync": "fsync",
          "fdatasync": "fdatasync", "pwrite64": "write", "pread64": "read",
          "unlinkat": "unlink", "unlink": "unlink", "renameat": "rename",
          "renameat2": "rename", "rename": "rename", "mkdirat": "mkdir", "mkdir": "mkdir",
-         "newfstatat": "fstat", "fstat": "fstat", "ftruncate": "truncate", "rmdir": "rmdir"}
+         "newfstatat": "fstat", "fstat": "fstat", "ftruncate": "truncate", "rmdir": "rmdir",
+         "lseek": "lseek_end", "fallocate": "fallocate"}
 seen = {v: 0 for v in names.values()}
 for line in open(sys.argv[1]):
     m = re.match(r"^\d+\s+(\w+)\(", line)

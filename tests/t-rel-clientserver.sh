@@ -16,10 +16,13 @@ stop_servers() {
 		p=$(cat "$f" 2>/dev/null) && [ -n "$p" ] && tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | grep -q -- "--server=" &&
 			kill "$p" 2>/dev/null
 	done
+	for _ in $(seq 30); do pgrep -f -- "--daemonize=$TMP/srv" >/dev/null || break; sleep 0.1; done
 }
 cleanup() {
 	stop_servers
-	[ -n "${IMG:-}" ] && { rbd snap purge -p rbd "$IMG" >/dev/null 2>&1; rbd rm -p rbd "$IMG" >/dev/null 2>&1; }
+	[ -n "${IMG:-}" ] && for i in 1 2; do
+		rbd snap purge -p rbd "$IMG-$i" >/dev/null 2>&1; rbd rm -p rbd "$IMG-$i" >/dev/null 2>&1
+	done
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
@@ -38,11 +41,14 @@ ENG="storeio redolog pgpage metastorm"
 if have_backend RBD; then
 	need_cluster
 	IMG=rbdsnap-test-rel-cs
-	rbd rm -p rbd $IMG >/dev/null 2>&1
-	rbd create -p rbd --size 64M $IMG || fail "rbd create"
-	# the servers were started with CEPH_CONF in their environment
-	jobs rbdsnap clientname=admin pool=rbd rbdname=$IMG invalidate=0 rw=randwrite bs=4k iodepth=4 \
-		number_ios=300 snap_every=100
+	for i in 1 2; do
+		rbd rm -p rbd $IMG-$i >/dev/null 2>&1
+		rbd create -p rbd --size 64M $IMG-$i || fail "rbd create"
+	done
+	# both clients on one image (each run removes only its own snapshots);
+	# the servers inherit CEPH_CONF
+	jobs rbdsnap clientname=admin pool=rbd rbdname=$IMG-1 invalidate=0 \
+		rw=randwrite bs=4k iodepth=4 number_ios=300 snap_every=100
 	ENG="$ENG rbdsnap"
 fi
 (cd "$S1" && "$FIO" --server=ip:127.0.0.1,$P1 --daemonize="$TMP/srv1.pid") || fail "fio --server :$P1"
@@ -64,6 +70,9 @@ print(len(jobs) if not bad and all(ios) else -1, ios)
 PY
 )
 	[ "${n%% *}" = 2 ] || { cat "$TMP/$e.out"; fail "$e: want 2 clean jobs with I/O, got $n"; }
+	if [ $e = rbdsnap ]; then
+		rbd snap ls "rbd/$IMG-1" | grep -q ' dbfio-' && fail "rbdsnap left snapshots on $IMG-1"
+	fi
 	ok "$e: ran on both servers (I/Os ${n#* }) in $((SECONDS - s)) s"
 done
 ls "$S1" "$S2" | grep -q "^storeio-cs" && fail "storeio left its files: $(ls "$S1")"
