@@ -88,7 +88,7 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/*.c))
 # keep the objects make would treat as intermediate
 .SECONDARY:
 
-.PHONY: all check demo results bench install clean distclean deps configure cluster-up
+.PHONY: all check demo results bench fidelity install clean distclean deps configure setup
 
 all: $(ENGINE_SO) $(TOOLS) $(UNIT_TESTS)
 
@@ -118,35 +118,30 @@ $(B)/tests/%: tests/unit/%.c $(STORE_OBJ) engines/*.h
 $(B)/%: tools/%.c $(STORE_OBJ) engines/*.h
 	$(QUIET_LINK)$(CC) $(BASE_CFLAGS) $(STORE_CFLAGS) $(CFLAGS) -o $@ $< $(STORE_OBJ) $(STORE_LIBS)
 
+# every package the tests, the demo and the fidelity runs use (quick when present)
 deps:
-	@tools/deps
+	@tools/deps all
 
 configure: deps
 	@test -f $(CB)/config.mk || ./configure
 
-check: deps
-	@test -f $(CB)/config.mk || ./configure
+# what check, demo, results, bench and fidelity need first
+setup: configure
 	@$(MAKE) --no-print-directory all
+
+check: setup
 	@DBFIO_BUILD=$(abspath $(B)) SANITIZE=$(SANITIZE) tests/run
 
-demo: deps
-	@test -f $(CB)/config.mk || ./configure
-	@$(MAKE) --no-print-directory all
+demo: setup
 	@tools/demo
 
-results: deps
-	@test -f $(CB)/config.mk || ./configure
-	@$(MAKE) --no-print-directory all
+results: setup
 	@tools/results
 
-bench: deps
-	@test -f $(CB)/config.mk || ./configure
-	@$(MAKE) --no-print-directory all
+bench: setup
 	@tools/bench
 
-fidelity: deps
-	@test -f $(CB)/config.mk || ./configure
-	@$(MAKE) --no-print-directory all
+fidelity: setup
 	@tools/fidelity page
 
 install: all
