@@ -64,14 +64,14 @@ cluster_summary() {
 import json, sys
 s = json.load(sys.stdin)
 pg = s["pgmap"]
-clean = sum(x["count"] for x in pg.get("pgs_by_state", []) if x["state_name"] == "active+clean")
+clean = sum(x["count"] for x in pg.get("pgs_by_state", []) if x["state_name"].startswith("active+clean"))  # +snaptrim still serves I/O
 mds = [r["status"] for r in s["fsmap"].get("by_rank", [])]
 print(s["health"]["status"], "pgs=%d/%d" % (clean, pg["num_pgs"]),
       "osds=%d/%d" % (s["osdmap"]["num_up_osds"], s["osdmap"]["num_osds"]),
       "mds=" + (",".join(mds) or "none"))' 2>/dev/null
 }
 
-# wait_healthy [SECONDS]: HEALTH_OK, every PG active+clean, every OSD up, the MDS active
+# wait_healthy [SECONDS]: HEALTH_OK, every PG active+clean (snaptrim allowed), every OSD up, the MDS active
 wait_healthy() {
 	local end=$((SECONDS + ${1:-120})) s=
 	while [ $SECONDS -lt $end ]; do
