@@ -265,6 +265,7 @@ static int fio_redolog_init(struct thread_data *td)
 	struct redolog_data *rd;
 	char side[4096], trace[4096];
 	struct rl_cfg c;
+	int multi;
 
 	if (rl_config(td, &c))
 		return 1;
@@ -281,9 +282,11 @@ static int fio_redolog_init(struct thread_data *td)
 	if (c.g.flavor == RL_POSTGRES &&
 	    fio_store_require(td, "redolog", rd->store, STORE_CAP_RENAME))
 		return 1;
+	/* numjobs clones have o.numjobs = 1 and subjob_number > 0: each job its own log */
+	multi = td->o.numjobs > 1 || td->subjob_number > 0;
 	snprintf(c.g.prefix, sizeof(c.g.prefix), "%s%s", o->log_prefix ? o->log_prefix : "",
-		 td->o.numjobs > 1 ? "job" : "");
-	if (td->o.numjobs > 1)
+		 multi ? "job" : "");
+	if (multi)
 		snprintf(c.g.prefix + strlen(c.g.prefix), sizeof(c.g.prefix) - strlen(c.g.prefix),
 			 "%d-", td->thread_number);
 	if (o->lsn_file && *o->lsn_file) {

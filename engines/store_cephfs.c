@@ -265,6 +265,23 @@ static int cephfs_truncate(struct store *s, struct store_file *f, uint64_t len)
 	return ceph_ftruncate(CM(s), f->fd, len);
 }
 
+/* lseek(SEEK_END): a size probe, which on CephFS may ask the MDS */
+static int cephfs_size(struct store *s, struct store_file *f, uint64_t *size)
+{
+	int64_t end = ceph_lseek(CM(s), f->fd, 0, SEEK_END);
+
+	if (end < 0)
+		return end;
+	*size = end;
+	return 0;
+}
+
+static int cephfs_fallocate(struct store *s, struct store_file *f, uint64_t off,
+			    uint64_t len)
+{
+	return ceph_fallocate(CM(s), f->fd, 0, off, len);
+}
+
 const struct store_ops store_cephfs_ops = {
 	.name		= "cephfs",
 	.caps		= STORE_CAP_MKDIR | STORE_CAP_RENAME | STORE_CAP_DIRSYNC |
@@ -283,4 +300,6 @@ const struct store_ops store_cephfs_ops = {
 	.fstat		= cephfs_fstat,
 	.truncate	= cephfs_truncate,
 	.rmdir		= cephfs_rmdir,
+	.size		= cephfs_size,
+	.fallocate	= cephfs_fallocate,
 };

@@ -574,6 +574,7 @@ const struct store_ops store_rbd_ops = {
 	.unlink		= rbds_unlink,
 	.rename		= rbds_rename,
 	.fstat		= rbds_fstat,
+	.size		= rbds_fstat,	/* the table holds the size: no round trip */
 	.truncate	= rbds_truncate,
 	.submit		= rbds_submit,
 	.reap		= rbds_reap,
