@@ -42,6 +42,7 @@ struct redolog_options {
 	char *flavor;
 	unsigned long long log_file_size;
 	unsigned int files_in_group;
+	unsigned long long redo_capacity;
 	unsigned long long write_ahead;
 	char *flush_method;
 	unsigned int use_fdatasync;
@@ -79,6 +80,9 @@ static struct fio_option options[] = {
 	       "mysql/mariadb: size of each log file (0: 48M mysql, 96M mariadb)", "0"),
 	RL_OPT("innodb_log_files_in_group", FIO_OPT_INT, files_in_group,
 	       "mysql: number of circular log files ib_logfile0..N-1", "2"),
+	RL_OPT("innodb_redo_log_capacity", FIO_OPT_STR_VAL, redo_capacity,
+	       "mysql: 8.0.30+ layout, 32 recycled #innodb_redo/#ib_redoN files of capacity/32 "
+	       "(8M..128G, multiple of 16k; 0: classic ib_logfileN, set: the two above are ignored)", "0"),
 	RL_OPT("innodb_log_write_ahead_size", FIO_OPT_STR_VAL, write_ahead,
 	       "mysql: pad a write entering a new window to this size (power of two, 512..16k)", "8192"),
 	RL_OPT("innodb_flush_method", FIO_OPT_STR_STORE, flush_method,
@@ -155,13 +159,24 @@ static int rl_innodb_cfg(struct redolog_options *o, struct rl_cfg *c)
 	}
 	if (!is_pow2(o->write_ahead) || o->write_ahead < 512 || o->write_ahead > 16384)
 		REFUSE("innodb_log_write_ahead_size=%llu: must be a power of two in 512..16384\n", o->write_ahead);
-	if (o->files_in_group < 1 || o->files_in_group > 100)
-		REFUSE("innodb_log_files_in_group=%u: must be 1..100\n", o->files_in_group);
 	c->wa = o->write_ahead;
 	c->g.unit = 512;
 	c->g.hdr = 12;
 	c->g.trl = 4;
 	c->g.file_hdr = 2048;	/* LOG_FILE_HDR_SIZE: header + checkpoint blocks */
+	if (o->redo_capacity) {
+		/* 8.0.30+: innodb_log_file_size/files_in_group are ignored, as MySQL does */
+		if (o->redo_capacity < (8ull << 20) || o->redo_capacity > (128ull << 30) ||
+		    o->redo_capacity % (RL_REDO_FILES * 512))
+			REFUSE("innodb_redo_log_capacity=%llu: must be 8M..128G and a multiple of "
+			       "32 files x 512-byte blocks (16k)\n", o->redo_capacity);
+		c->g.redo8030 = 1;
+		c->g.file_size = o->redo_capacity / RL_REDO_FILES;
+		c->g.nfiles = RL_REDO_FILES;
+		return 0;
+	}
+	if (o->files_in_group < 1 || o->files_in_group > 100)
+		REFUSE("innodb_log_files_in_group=%u: must be 1..100\n", o->files_in_group);
 	c->g.nfiles = o->files_in_group;
 	return 0;
 }
@@ -210,6 +225,9 @@ static int rl_config(struct thread_data *td, struct rl_cfg *c)
 		c->g.flavor = RL_POSTGRES;
 	else
 		REFUSE("flavor=%s: unknown (mysql, mariadb, postgres)\n", fl);
+	if (o->redo_capacity && c->g.flavor != RL_MYSQL)
+		REFUSE("innodb_redo_log_capacity=%llu: only flavor=mysql has the 8.0.30 layout\n",
+		       o->redo_capacity);
 	if (c->g.flavor == RL_POSTGRES ? rl_pg_cfg(o, c) : rl_innodb_cfg(o, c))
 		return 1;
 	if (c->g.file_size % c->g.unit || c->g.file_size < c->g.file_hdr + 16 * c->g.unit)
@@ -281,6 +299,10 @@ static int fio_redolog_init(struct thread_data *td)
 		return 1;
 	if (c.g.flavor == RL_POSTGRES &&
 	    fio_store_require(td, "redolog", rd->store, STORE_CAP_RENAME))
+		return 1;
+	/* #innodb_redo: a directory, renames and directory fsyncs (not store=rbd) */
+	if (c.g.redo8030 && fio_store_require(td, "redolog", rd->store,
+					      STORE_CAP_MKDIR | STORE_CAP_RENAME | STORE_CAP_DIRSYNC))
 		return 1;
 	/* numjobs clones have o.numjobs = 1 and subjob_number > 0: each job its own log */
 	multi = td->o.numjobs > 1 || td->subjob_number > 0;

@@ -53,7 +53,8 @@ struct rl_log {
 	uint64_t lsn;		/* end of the buffered stream */
 	uint64_t written_lsn, ack_lsn, durable_lsn, ckpt_lsn;
 	uint64_t wa_end_u;	/* units below this were already padded */
-	uint64_t seg_hi;	/* postgres: highest segment in place */
+	uint64_t seg_hi;	/* postgres: highest segment in place; redo8030: active file */
+	int files_ok;		/* every file created: rewrite the meta at close */
 	uint64_t cap, stride, next_marker;
 	uint64_t marker[RL_MARKERS];
 	unsigned int mhead, mcount;

@@ -11,6 +11,11 @@
  *             first_rec_group, checkpoint_no} + 496 bytes + 4-byte trailer
  *             (CRC32C of the first 508 bytes); 2048-byte file header; the
  *             files of the group are used in turn and wrap (circular).
+ *             MySQL 8.0.30+ layout (innodb_redo_log_capacity, meta line
+ *             "layout=redo8030"): same blocks, 32 files <prefix>#innodb_redo/
+ *             #ib_redoN, N = file number = stream unit / units per file,
+ *             never wrapped: spares wait as #ib_redoN_tmp, consumed files are
+ *             renamed to the next number (recycled).
  *   mariadb   no framing: the stream is copied as is after a 12 KiB file
  *             header of one circular ib_logfile0; "unit" = the write size.
  *   postgres  8 kB pages: 24-byte page header {magic, info, tli, pageaddr,
@@ -19,7 +24,9 @@
  *
  * The geometry is written as text to "<prefix>redolog-<flavor>.meta" in the
  * store (flavors can share a directory), so
- * logverify reads any log without being told its layout. The sidecar (a local
+ * logverify reads any log without being told its layout. Lines after
+ * "prefix=" are optional extensions (older meta files lack them): "layout="
+ * and, for redo8030, "last_file=" (highest file number at clean shutdown). The sidecar (a local
  * file, 72 bytes) holds {magic, acknowledged LSN, checkpoint LSN, durable
  * LSN, flavor, file name prefix}: every record in [checkpoint, acknowledged) must be intact.
  */
@@ -62,8 +69,13 @@ struct rl_geo {
 	uint64_t file_hdr;	/* bytes before the first unit of a file */
 	uint64_t file_size;
 	uint32_t nfiles;	/* circular: files; postgres: segments kept */
+	int redo8030;		/* mysql: 8.0.30+ #innodb_redo/#ib_redoN files, recycled */
 	char prefix[64];	/* file name prefix */
 };
+
+#define RL_REDO_FILES	32	/* MySQL 8.0.30+: capacity / 32 per file */
+#define RL_REDO_DIR	"#innodb_redo"
+
 
 /*
  * ---- CRC32C (Castagnoli), reflected polynomial 0x82F63B78 ----
@@ -113,15 +125,17 @@ static inline uint64_t rl_units_per_file(const struct rl_geo *g)
 
 static inline int rl_circular(const struct rl_geo *g)
 {
-	return g->flavor != RL_POSTGRES;
+	return g->flavor != RL_POSTGRES && !g->redo8030;
 }
 
-/* File number of unit u: circular file index, or postgres segment number. */
+/* File number of unit u: circular index, postgres segment, #ib_redoN number. */
 static inline uint64_t rl_unit_file(const struct rl_geo *g, uint64_t u)
 {
 	uint64_t f = u / rl_units_per_file(g);
 
-	return rl_circular(g) ? f % g->nfiles : f + 1;
+	if (rl_circular(g))
+		return f % g->nfiles;
+	return g->flavor == RL_POSTGRES ? f + 1 : f;
 }
 
 static inline uint64_t rl_unit_off(const struct rl_geo *g, uint64_t u)
@@ -136,7 +150,10 @@ static inline void rl_file_name(const struct rl_geo *g, uint64_t fileno,
 
 	switch (g->flavor) {
 	case RL_MYSQL:
-		snprintf(buf, len, "%sib_logfile%" PRIu64, g->prefix, fileno);
+		if (g->redo8030)
+			snprintf(buf, len, "%s" RL_REDO_DIR "/#ib_redo%" PRIu64, g->prefix, fileno);
+		else
+			snprintf(buf, len, "%sib_logfile%" PRIu64, g->prefix, fileno);
 		break;
 	case RL_MARIADB:
 		snprintf(buf, len, "%sib_logfile0", g->prefix);
@@ -242,9 +259,10 @@ static inline int rl_meta_format(const struct rl_geo *g, char *buf, size_t len)
 {
 	return snprintf(buf, len,
 			"flavor=%s\nunit=%u\nhdr=%u\ntrl=%u\nfile_hdr=%" PRIu64
-			"\nfile_size=%" PRIu64 "\nnfiles=%u\nprefix=%s\n",
+			"\nfile_size=%" PRIu64 "\nnfiles=%u\nprefix=%s\n%s",
 			rl_flavor_name(g->flavor), g->unit, g->hdr, g->trl,
-			g->file_hdr, g->file_size, g->nfiles, g->prefix);
+			g->file_hdr, g->file_size, g->nfiles, g->prefix,
+			g->redo8030 ? "layout=redo8030\n" : "");
 }
 
 /* Returns 0 or -1 when the text is not a complete, sane geometry. */
@@ -270,6 +288,7 @@ static inline int rl_meta_parse(struct rl_geo *g, const char *text)
 		g->flavor = RL_POSTGRES;
 	else
 		return -1;
+	g->redo8030 = g->flavor == RL_MYSQL && strstr(text, "\nlayout=redo8030\n") != NULL;
 	if (!g->unit || g->hdr + g->trl >= g->unit || !g->nfiles ||
 	    g->file_size <= g->file_hdr || rl_units_per_file(g) == 0)
 		return -1;

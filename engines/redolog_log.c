@@ -1,7 +1,8 @@
 /*
  * redolog_log.c - the redolog engine's log writer: the log buffer, the
  * mapping of the record stream onto blocks/pages and files, group writes
- * with write-ahead padding, flushes, PostgreSQL segment recycling, the
+ * with write-ahead padding, flushes, PostgreSQL segment and MySQL 8.0.30
+ * #ib_redoN file recycling, the
  * checkpoint that keeps acknowledged records from being overwritten, and the
  * acknowledged-LSN sidecar. Talks to the store layer only.
  */
@@ -76,6 +77,20 @@ static int rl_create_file(struct rl_log *l, const char *name, const uint8_t *hdr
 	return 0;
 }
 
+/* The file header text: what the file is, its number and first LSN. */
+static void rl_hdr_text(const struct rl_log *l, uint64_t no, uint8_t *hdr, size_t len)
+{
+	const struct rl_geo *g = &l->c.g;
+
+	memset(hdr, 0, len);
+	if (g->redo8030)	/* MySQL writes LOG_HEADER_FORMAT_8_0_30 and start_lsn */
+		snprintf((char *)hdr, len, "dbfio redolog mysql log file #ib_redo%llu format 6 "
+			 "(MySQL 8.0.30) start_lsn=%llu\n", (unsigned long long)no,
+			 (unsigned long long)(no * rl_units_per_file(g) * rl_payload(g)));
+	else
+		snprintf((char *)hdr, len, "dbfio redolog %s log file\n", rl_flavor_name(g->flavor));
+}
+
 static int rl_write_meta(struct rl_log *l)
 {
 	char name[128], text[512];
@@ -84,6 +99,9 @@ static int rl_write_meta(struct rl_log *l)
 
 	rl_meta_name(l->c.g.flavor, l->c.g.prefix, name, sizeof(name));
 	n = rl_meta_format(&l->c.g, text, sizeof(text));
+	if (l->c.g.redo8030)
+		n += snprintf(text + n, sizeof(text) - n, "last_file=%llu\n",
+			      (unsigned long long)l->seg_hi);
 	ret = store_open(l->s, name, O_RDWR | O_CREAT | O_TRUNC, 0644, 4096, &f);
 	if (ret)
 		return rl_fail(l, ret, "open", name);
@@ -94,29 +112,73 @@ static int rl_write_meta(struct rl_log *l)
 	return ret < 0 ? rl_fail(l, ret, "write", name) : 0;
 }
 
+/*
+ * redo8030: create <prefix>#innodb_redo, or empty it of the files an earlier
+ * clean run left (its meta says the last file; the store cannot list a
+ * directory): the 32 files of that run are numbered around it.
+ */
+static int rl_redo_dir(struct rl_log *l, char *dir, size_t len)
+{
+	char name[128], text[1024];
+	struct store_file *f;
+	unsigned long long last = 0, k;
+	const char *p;
+	ssize_t n;
+	int ret;
+
+	snprintf(dir, len, "%s" RL_REDO_DIR, l->c.g.prefix);
+	ret = store_mkdir(l->s, dir, 0755);
+	if (ret != -EEXIST)
+		return ret ? rl_fail(l, ret, "mkdir", dir) : 0;
+	rl_meta_name(l->c.g.flavor, l->c.g.prefix, name, sizeof(name));
+	if (!store_open(l->s, name, O_RDONLY, 0, 0, &f)) {
+		n = store_pread(l->s, f, text, sizeof(text) - 1, 0);
+		store_close(l->s, f);
+		text[n > 0 ? n : 0] = '\0';
+		p = strstr(text, "\nlast_file=");
+		if (p)
+			last = strtoull(p + 11, NULL, 10);
+	}
+	for (k = last >= RL_REDO_FILES ? last - RL_REDO_FILES + 1 : 0; k < last + RL_REDO_FILES; k++) {
+		rl_file_name(&l->c.g, k, name, sizeof(name) - 4);
+		store_unlink(l->s, name);
+		strcat(name, "_tmp");
+		store_unlink(l->s, name);
+	}
+	return 0;
+}
+
 static int rl_create_files(struct rl_log *l)
 {
-	uint8_t hdr[512] = { 0 };
-	char name[128];
+	const struct rl_geo *g = &l->c.g;
+	uint8_t hdr[512];
+	char name[128], dir[96] = ".";
 	unsigned int i;
 	int ret;
 
-	snprintf((char *)hdr, sizeof(hdr), "dbfio redolog %s log file\n",
-		 rl_flavor_name(l->c.g.flavor));
+	if (g->redo8030 && (ret = rl_redo_dir(l, dir, sizeof(dir))))
+		return ret;
 	for (i = 0; i < l->nslots; i++) {
 		/* postgres: segments 1..n pre-allocated, as min_wal_size keeps them */
-		uint64_t no = rl_circular(&l->c.g) ? i : i + 1;
+		uint64_t no = g->flavor == RL_POSTGRES ? i + 1 : i;
 
-		rl_file_name(&l->c.g, no, name, sizeof(name));
-		ret = rl_create_file(l, name, l->c.g.file_hdr ? hdr : NULL,
+		rl_file_name(g, no, name, sizeof(name) - 4);
+		if (g->redo8030 && i)	/* MySQL's spares: #ib_redoN_tmp */
+			strcat(name, "_tmp");
+		rl_hdr_text(l, no, hdr, sizeof(hdr));
+		ret = rl_create_file(l, name, g->file_hdr ? hdr : NULL,
 				     sizeof(hdr), &l->fh[no % l->nslots]);
 		if (ret)
 			return ret;
 		l->fh_no[no % l->nslots] = no;
 	}
-	l->seg_hi = l->nslots;
-	if (store_caps(l->s) & STORE_CAP_DIRSYNC)
-		store_dirsync(l->s, ".");
+	l->seg_hi = g->redo8030 ? 0 : l->nslots;
+	if (store_caps(l->s) & STORE_CAP_DIRSYNC) {
+		store_dirsync(l->s, dir);
+		if (g->redo8030)
+			store_dirsync(l->s, ".");
+	}
+	l->files_ok = 1;
 	return rl_write_meta(l);
 }
 
@@ -174,6 +236,9 @@ void rl_log_close(struct rl_log *l)
 	for (i = 0; l->fh && i < l->nslots; i++)
 		if (l->fh[i])
 			store_close(l->s, l->fh[i]);
+	if (l->files_ok && l->c.g.redo8030)	/* the next run's cleanup reads last_file */
+		rl_write_meta(l);
+	l->files_ok = 0;
 	if (l->side_fd >= 0)
 		close(l->side_fd);
 	if (l->trace)
@@ -265,7 +330,36 @@ static void rl_checkpoint(struct rl_log *l)
 	rl_side_write(l);
 }
 
-/* The open handle of file/segment no; postgres recycles the oldest segment. */
+/*
+ * redo8030: a file becomes the current one: write its header block (file
+ * number, start LSN) as MySQL does, and fsync the directory after the rename.
+ */
+static int rl_redo_activate(struct rl_log *l, uint64_t no, struct store_file *f, const char *name)
+{
+	char dir[96];
+	void *hdr;
+	int ret;
+
+	if (posix_memalign(&hdr, 4096, 512))
+		return rl_fail(l, -ENOMEM, "posix_memalign", name);
+	rl_hdr_text(l, no, hdr, 512);
+	ret = store_pwrite(l->s, f, hdr, 512, 0);
+	free(hdr);
+	if (ret >= 0 && ret != 512)
+		ret = -EIO;
+	if (ret < 0)
+		return rl_fail(l, ret, "pwrite header", name);
+	snprintf(dir, sizeof(dir), "%s" RL_REDO_DIR, l->c.g.prefix);
+	ret = store_dirsync(l->s, dir);
+	return ret ? rl_fail(l, ret, "dirsync", dir) : 0;
+}
+
+/*
+ * The open handle of file/segment no. postgres recycles the oldest segment;
+ * mysql 8.0.30 takes the spare #ib_redoN_tmp or, once none is left, renames
+ * the oldest consumed file (the checkpoint is past it: rl_capacity keeps
+ * one file out of reach) to #ib_redoN.
+ */
 static int rl_file(struct rl_log *l, uint64_t no, struct store_file **fp)
 {
 	unsigned int slot = no % l->nslots;
@@ -277,7 +371,9 @@ static int rl_file(struct rl_log *l, uint64_t no, struct store_file **fp)
 		return 0;
 	}
 	/* a new segment: rename the oldest one, as the checkpointer recycles them */
-	rl_file_name(&l->c.g, l->fh_no[slot], from, sizeof(from));
+	rl_file_name(&l->c.g, l->fh_no[slot], from, sizeof(from) - 4);
+	if (l->fh_no[slot] == no)	/* redo8030: a spare */
+		strcat(from, "_tmp");
 	rl_file_name(&l->c.g, no, to, sizeof(to));
 	if (l->dirty[slot]) {
 		ret = store_fdatasync(l->s, l->fh[slot]);
@@ -293,6 +389,8 @@ static int rl_file(struct rl_log *l, uint64_t no, struct store_file **fp)
 	ret = store_open(l->s, to, O_RDWR | l->c.open_flags, 0644, l->c.g.file_size, &l->fh[slot]);
 	if (ret)
 		return rl_fail(l, ret, "open", to);
+	if (l->c.g.redo8030 && (ret = rl_redo_activate(l, no, l->fh[slot], to)))
+		return ret;
 	if (l->trace)
 		fprintf(l->trace, "R %s %s\n", from, to);
 	l->fh_no[slot] = no;

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Description: redolog on every backend (posix, uring, cephfs, rbd) against the project's cluster, each flavor once, logverify after each run
+# Description: redolog on every backend (posix, uring, cephfs, rbd) against the project's cluster, each flavor once and the MySQL 8.0.30 layout (refused on rbd), logverify after each run
 # Timeout: 400
 . "$(dirname "$0")/lib.sh"
 need_cluster
@@ -11,26 +11,30 @@ cleanup() {
 	/usr/bin/python3 - "$ROOT" >/dev/null 2>&1 <<'PY'
 import cephfs, os, sys
 fs = cephfs.LibCephFS(conffile=os.environ['CEPH_CONF']); fs.mount()
-d = fs.opendir(sys.argv[1])
-names = []
-while True:
-    e = fs.readdir(d)
-    if not e: break
-    if e.d_name not in (b'.', b'..'): names.append(e.d_name.decode())
-fs.closedir(d)
-for n in names: fs.unlink(sys.argv[1] + '/' + n)
-fs.rmdir(sys.argv[1]); fs.shutdown()
+def rm(p):
+    d = fs.opendir(p)
+    names = []
+    while True:
+        e = fs.readdir(d)
+        if not e: break
+        if e.d_name not in (b'.', b'..'): names.append((e.d_name.decode(), e.is_dir()))
+    fs.closedir(d)
+    for n, isdir in names:
+        rm(p + '/' + n) if isdir else fs.unlink(p + '/' + n)
+    fs.rmdir(p)
+rm(sys.argv[1]); fs.shutdown()
 PY
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
 mkdir -p "$TMP/dir"
-run() {	# run BACKEND FLAVOR
-	local be=$1 fl=$2 n=$1-$2
+run() {	# run BACKEND FLAVOR [ARGS...]
+	local be=$1 fl=$2 n=$1-$2${3:+-redo8030}
+	shift 2
 	run_fio "$n" --name="$n" --ioengine="external:$E" --store=$be --directory="$TMP/dir" \
 		--store_root=$ROOT --rbdname=$IMG --rbd_size=256m --flavor=$fl --innodb_log_file_size=2m \
 		--wal_segment_size=1m --wal_segments=3 --bsrange=200-4k --size=6m --iodepth=8 --rw=write \
-		--lsn_file="$TMP/$n.lsn" || { cat "$TMP/$n.err"; fail "$n: fio failed"; }
+		--lsn_file="$TMP/$n.lsn" "$@" || { cat "$TMP/$n.err"; fail "$n: fio failed"; }
 	[ "$(json "$TMP/$n.json" "d['jobs'][0]['error']")" = 0 ] || fail "$n: fio reported an error"
 	timeout 120 "$B/logverify" --store=$be --dir="$TMP/dir" --store-root=$ROOT --rbdname=$IMG \
 		"$TMP/$n.lsn" >"$TMP/$n.lv" 2>&1 || { cat "$TMP/$n.lv"; fail "$n: logverify failed"; }
@@ -45,4 +49,16 @@ for be in posix uring cephfs rbd; do
 	for fl in mysql mariadb postgres; do
 		run $be $fl
 	done
+	# MySQL 8.0.30+ layout: 32 x 256 KiB #innodb_redo/#ib_redoN; 10 MiB recycles consumed files (> 32 renames)
+	if [ $be = rbd ]; then
+		"$FIO" --name=r8 --ioengine="external:$E" --store=rbd --rbdname=$IMG --rbd_size=256m \
+			--rw=write --size=1m --innodb_redo_log_capacity=8m >"$TMP/rbd8.out" 2>&1 &&
+			fail "store=rbd accepted innodb_redo_log_capacity"
+		grep -q "^redolog: store=rbd cannot do" "$TMP/rbd8.out" || { cat "$TMP/rbd8.out"; fail "rbd: no refusal line"; }
+		ok "rbd: innodb_redo_log_capacity refused ($(grep '^redolog:' "$TMP/rbd8.out"))"
+	else
+		run $be mysql --innodb_redo_log_capacity=8m --size=10m
+		rec=$(grep -o "recycled=[0-9]*" "$TMP/$be-mysql-redo8030.err" | cut -d= -f2)
+		((${rec:-0} > 32)) || fail "$be: 8.0.30 layout: $rec renames, consumed files not recycled"
+	fi
 done
