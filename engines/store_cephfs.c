@@ -2,11 +2,14 @@
  * store_cephfs.c - the cephfs backend: libcephfs, the userspace CephFS
  * client, so no kernel mount and no FUSE are in the path.
  *
- * Every struct store has its own mount (ceph_mount_info): a thread's client
- * session, caps and object cacher are its own, as with one process per
- * database connection. After mounting "/", cfg.root is created if missing
- * (mkdir -p) and made the mount's working directory, so the layer's relative
- * paths resolve inside it.
+ * One mount (ceph_mount_info) per (ceph.conf, client, root) in a process,
+ * shared by every struct store that asks for the same: a database server's
+ * processes share one kernel mount, so one client session, one set of caps.
+ * Separate clients in one process would fight over the caps of the files
+ * they share (pgpage's checkpointer and job thread stalled that way).
+ * libcephfs calls are thread-safe. After mounting "/", cfg.root is created
+ * if missing (mkdir -p) and made the mount's working directory, so the
+ * layer's relative paths resolve inside it.
  *
  * O_DIRECT is honoured: libcephfs then bypasses its object cacher and a
  * write returns after the OSDs committed it. libcephfs has no
@@ -20,6 +23,7 @@
 #endif
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +41,15 @@ struct store_file {
 struct cephfs_data {
 	struct ceph_mount_info *cm;
 	int mounted;
+	int refs;
+	char *key;			/* ceph.conf NUL client NUL root NUL */
+	size_t klen;
+	struct cephfs_data *next;
 };
+
+/* The process's mounts, by key */
+static pthread_mutex_t cephfs_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct cephfs_data *cephfs_mounts;
 
 #define CM(s)	(((struct cephfs_data *)(s)->priv)->cm)
 
@@ -107,58 +119,114 @@ static int cephfs_enter_root(struct ceph_mount_info *cm, const char *root,
 	return 0;
 }
 
-static void cephfs_exit(struct store *s)
+static void cephfs_release(struct cephfs_data *cd)
 {
-	struct cephfs_data *cd = s->priv;
-
-	if (!cd)
-		return;
 	if (cd->cm) {
 		if (cd->mounted)
 			ceph_unmount(cd->cm);
 		ceph_release(cd->cm);
-		cd->cm = NULL;
 	}
+	free(cd->key);
 	free(cd);
-	s->priv = NULL;
 }
 
-static int cephfs_init(struct store *s, char *err, size_t errlen)
+static void cephfs_exit(struct store *s)
+{
+	struct cephfs_data *cd = s->priv, **pp;
+
+	if (!cd)
+		return;
+	s->priv = NULL;
+	pthread_mutex_lock(&cephfs_lock);
+	if (--cd->refs == 0) {
+		for (pp = &cephfs_mounts; *pp; pp = &(*pp)->next) {
+			if (*pp == cd) {
+				*pp = cd->next;
+				break;
+			}
+		}
+		cephfs_release(cd);
+	}
+	pthread_mutex_unlock(&cephfs_lock);
+}
+
+static int cephfs_mount_new(struct store *s, struct cephfs_data *cd,
+			    char *err, size_t errlen)
 {
 	const struct store_config *cfg = &s->cfg;
 	const char *id = cfg->clientname ? cfg->clientname : "admin";
-	struct cephfs_data *cd;
 	int ret;
 
-	cd = calloc(1, sizeof(*cd));
-	if (!cd) {
-		snprintf(err, errlen, "cephfs: out of memory");
-		return -ENOMEM;
-	}
-	s->priv = cd;
 	ret = ceph_create(&cd->cm, id);
 	if (ret) {
 		cd->cm = NULL;
 		snprintf(err, errlen, "cephfs: ceph_create(client.%s) failed: %s",
 			 id, strerror(-ret));
-		goto fail;
+		return ret;
 	}
 	ret = cephfs_configure(s, cd->cm, err, errlen);
 	if (ret)
-		goto fail;
+		return ret;
 	ret = ceph_mount(cd->cm, "/");
 	if (ret) {
 		snprintf(err, errlen, "cephfs: ceph_mount(/) as client.%s failed: %s "
 			 "(ceph.conf: %s)", id, strerror(-ret), cephfs_conf_name(cfg));
-		goto fail;
+		return ret;
 	}
 	cd->mounted = 1;
-	ret = cephfs_enter_root(cd->cm, cfg->root ? cfg->root : "/", err, errlen);
-	if (ret)
-		goto fail;
-	return 0;
-fail:
-	cephfs_exit(s);
+	return cephfs_enter_root(cd->cm, cfg->root ? cfg->root : "/", err, errlen);
+}
+
+static int cephfs_init(struct store *s, char *err, size_t errlen)
+{
+	const struct store_config *cfg = &s->cfg;
+	const char *conf = cephfs_conf_name(cfg);
+	const char *id = cfg->clientname ? cfg->clientname : "admin";
+	const char *root = cfg->root ? cfg->root : "/";
+	size_t klen = strlen(conf) + strlen(id) + strlen(root) + 3;
+	struct cephfs_data *cd;
+	char *key;
+	int ret = 0;
+
+	key = malloc(klen);
+	if (!key) {
+		snprintf(err, errlen, "cephfs: out of memory");
+		return -ENOMEM;
+	}
+	memset(key, 0, klen);
+	strcpy(key, conf);
+	strcpy(key + strlen(conf) + 1, id);
+	strcpy(key + strlen(conf) + strlen(id) + 2, root);
+
+	pthread_mutex_lock(&cephfs_lock);
+	for (cd = cephfs_mounts; cd; cd = cd->next)
+		if (cd->klen == klen && !memcmp(cd->key, key, klen))
+			break;
+	if (cd) {
+		free(key);
+		cd->refs++;
+	} else {
+		cd = calloc(1, sizeof(*cd));
+		if (!cd) {
+			free(key);
+			snprintf(err, errlen, "cephfs: out of memory");
+			ret = -ENOMEM;
+			goto out;
+		}
+		cd->key = key;
+		cd->klen = klen;
+		ret = cephfs_mount_new(s, cd, err, errlen);
+		if (ret) {
+			cephfs_release(cd);
+			goto out;
+		}
+		cd->refs = 1;
+		cd->next = cephfs_mounts;
+		cephfs_mounts = cd;
+	}
+	s->priv = cd;
+out:
+	pthread_mutex_unlock(&cephfs_lock);
 	return ret;
 }
 
