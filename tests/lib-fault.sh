@@ -44,8 +44,12 @@ daemon_stop() {
 	local p i
 	p=$(daemon_pid "$1" "$2") || fail "no running $1.$2 of $CEPH_CONF"
 	kill -"${3:-TERM}" "$p"
+	# gone, or a zombie whose other threads have exited too (they hold its
+	# sockets and pid file while they exit; PID 1 reaps lazily here)
 	for i in $(seq 300); do
-		[ -d "/proc/$p" ] && ! grep -q '^State:.*Z' "/proc/$p/status" 2>/dev/null || return 0
+		[ -d "/proc/$p" ] || return 0
+		grep -q '^State:.*Z' "/proc/$p/status" 2>/dev/null &&
+			[ "$(ls "/proc/$p/task" 2>/dev/null | wc -l)" -le 1 ] && return 0
 		sleep 0.1
 	done
 	kill -KILL "$p" 2>/dev/null
@@ -54,8 +58,13 @@ daemon_stop() {
 
 # daemon_start TYPE ID: start it as tools/cluster does
 daemon_start() {
-	"ceph-$1" -c "$CEPH_CONF" -i "$2" </dev/null >>"$CDIR/log/$1.$2.out" 2>&1 9>&- ||
-		fail "ceph-$1 -i $2 failed to start"
+	local i
+	for i in 1 2 3 4 5; do
+		"ceph-$1" -c "$CEPH_CONF" -i "$2" </dev/null >>"$CDIR/log/$1.$2.out" 2>&1 9>&- && return 0
+		sleep 2	# the old instance may still be releasing its sockets
+	done
+	tail -n 5 "$CDIR/log/$1.$2.out" "$CDIR/log/$1.$2.log" 2>/dev/null
+	fail "ceph-$1 -i $2 failed to start"
 }
 
 # cluster_summary: HEALTH pgs=CLEAN/TOTAL osds=UP/N mds=STATE
