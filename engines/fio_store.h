@@ -24,17 +24,27 @@ struct store_opts {
 	char *lat_json;
 };
 
-#define FIO_STORE_OPT_STR(T, m, field, nm, hlp, dflt)			\
+/*
+ * One engine option, for the option tables of every engine:
+ *   FIO_ENGINE_OPT(struct x_options, "name", FIO_OPT_INT, field, "help", "default")
+ * A FIO_OPT_STR_VAL_TIME option takes a bare number as seconds, as runtime= does.
+ */
+#define FIO_ENGINE_OPT(T, nm, typ, field, hlp, dflt)				\
 	{								\
 		.name		= nm,					\
 		.lname		= nm,					\
-		.type		= FIO_OPT_STR_STORE,			\
-		.off1		= offsetof(T, m.field),		\
+		.type		= typ,					\
+		.off1		= offsetof(T, field),			\
 		.help		= hlp,					\
 		.def		= dflt,					\
+		.is_seconds	= (typ) == FIO_OPT_STR_VAL_TIME,	\
+		.is_time	= (typ) == FIO_OPT_STR_VAL_TIME,	\
 		.category	= FIO_OPT_C_ENGINE,			\
 		.group		= FIO_OPT_G_INVALID,			\
 	}
+
+#define FIO_STORE_OPT_STR(T, m, field, nm, hlp, dflt)			\
+	FIO_ENGINE_OPT(T, nm, FIO_OPT_STR_STORE, m.field, hlp, dflt)
 
 #define FIO_STORE_OPTIONS(T, m)						\
 	FIO_STORE_OPT_STR(T, m, store, "store",				\
@@ -47,28 +57,12 @@ struct store_opts {
 		"RADOS pool of the rbd store", "rbd"),				\
 	FIO_STORE_OPT_STR(T, m, rbdname, "rbdname",				\
 		"RBD image of the rbd store (created when missing)", "dbfio-store"), \
-	{								\
-		.name		= "rbd_size",				\
-		.lname		= "rbd_size",				\
-		.type		= FIO_OPT_STR_VAL,			\
-		.off1		= offsetof(T, m.rbd_size),		\
-		.help		= "Size of the rbd store image when created (default 4G)", \
-		.def		= "4G",					\
-		.category	= FIO_OPT_C_ENGINE,			\
-		.group		= FIO_OPT_G_INVALID,			\
-	},								\
+	FIO_ENGINE_OPT(T, "rbd_size", FIO_OPT_STR_VAL, m.rbd_size,		\
+		"Size of the rbd store image when created (default 4G)", "4G"), \
 	FIO_STORE_OPT_STR(T, m, store_root, "store_root",		\
 		"cephfs: directory inside CephFS (default /); posix: fio's directory", NULL), \
-	{								\
-		.name		= "lat_table",				\
-		.lname		= "lat_table",				\
-		.type		= FIO_OPT_BOOL,				\
-		.off1		= offsetof(T, m.lat_table),		\
-		.help		= "Time every store call; print the table to stderr at the end", \
-		.def		= "0",					\
-		.category	= FIO_OPT_C_ENGINE,			\
-		.group		= FIO_OPT_G_INVALID,			\
-	},								\
+	FIO_ENGINE_OPT(T, "lat_table", FIO_OPT_BOOL, m.lat_table,		\
+		"Time every store call; print the table to stderr at the end", "0"), \
 	FIO_STORE_OPT_STR(T, m, lat_json, "lat_json",			\
 		"Write the per-call latency table as JSON to this file (implies timing)", NULL)
 

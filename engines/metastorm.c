@@ -43,17 +43,8 @@ struct metastorm_options {
 	char *table_json;
 };
 
-#define MS_OPT(nm, typ, field, hlp, dflt)				\
-	{								\
-		.name		= nm,					\
-		.lname		= nm,					\
-		.type		= typ,					\
-		.off1		= offsetof(struct metastorm_options, field), \
-		.help		= hlp,					\
-		.def		= dflt,					\
-		.category	= FIO_OPT_C_ENGINE,			\
-		.group		= FIO_OPT_G_INVALID,			\
-	}
+#define MS_OPT(nm, typ, field, hlp, dflt)	\
+	FIO_ENGINE_OPT(struct metastorm_options, nm, typ, field, hlp, dflt)
 
 static struct fio_option options[] = {
 	FIO_STORE_OPTIONS(struct metastorm_options, so),

@@ -74,17 +74,8 @@ struct pgpage_options {
 	unsigned int size_probes;
 };
 
-#define PG_OPT(nm, typ, field, hlp, dflt)				\
-	{								\
-		.name		= nm,					\
-		.lname		= nm,					\
-		.type		= typ,					\
-		.off1		= offsetof(struct pgpage_options, field),	\
-		.help		= hlp,					\
-		.def		= dflt,					\
-		.category	= FIO_OPT_C_ENGINE,			\
-		.group		= FIO_OPT_G_INVALID,			\
-	}
+#define PG_OPT(nm, typ, field, hlp, dflt)	\
+	FIO_ENGINE_OPT(struct pgpage_options, nm, typ, field, hlp, dflt)
 
 static struct fio_option options[] = {
 	FIO_STORE_OPTIONS(struct pgpage_options, so),

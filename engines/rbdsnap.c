@@ -53,19 +53,8 @@ struct rbdsnap_data {
 	struct rs_event evbuf[64];
 };
 
-#define RS_OPT(n, t, field, h, d)					\
-	{								\
-		.name		= n,					\
-		.lname		= "rbdsnap " n,				\
-		.type		= t,					\
-		.off1		= offsetof(struct rbdsnap_options, field),	\
-		.help		= h,					\
-		.def		= d,					\
-		.is_seconds	= (t) == FIO_OPT_STR_VAL_TIME,		\
-		.is_time	= (t) == FIO_OPT_STR_VAL_TIME,		\
-		.category	= FIO_OPT_C_ENGINE,			\
-		.group		= FIO_OPT_G_RBD,			\
-	}
+#define RS_OPT(n, t, field, h, d)	\
+	FIO_ENGINE_OPT(struct rbdsnap_options, n, t, field, h, d)
 
 static struct fio_option options[] = {
 	RS_OPT("clustername", FIO_OPT_STR_STORE, cluster_name, "Cluster name for ceph", NULL),

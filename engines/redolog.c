@@ -60,17 +60,8 @@ struct redolog_options {
 	unsigned int skip_flush;
 };
 
-#define RL_OPT(nm, t, field, hlp, dflt)					\
-	{								\
-		.name		= nm,					\
-		.lname		= nm,					\
-		.type		= t,					\
-		.off1		= offsetof(struct redolog_options, field),	\
-		.help		= hlp,					\
-		.def		= dflt,					\
-		.category	= FIO_OPT_C_ENGINE,			\
-		.group		= FIO_OPT_G_INVALID,			\
-	}
+#define RL_OPT(nm, t, field, hlp, dflt)	\
+	FIO_ENGINE_OPT(struct redolog_options, nm, t, field, hlp, dflt)
 
 static struct fio_option options[] = {
 	FIO_STORE_OPTIONS(struct redolog_options, so),
