@@ -166,6 +166,18 @@ static struct io_uring_sqe *uring_get_sqe(struct uring_data *ud)
 	return sqe;
 }
 
+/*
+ * The SQE for a synchronous data call, or why there is none: the ring
+ * failed earlier (ud->dead) or is full (-EBUSY).
+ */
+static int uring_sync_sqe(struct uring_data *ud, struct io_uring_sqe **sqe)
+{
+	if (ud->dead)
+		return ud->dead;
+	*sqe = uring_get_sqe(ud);
+	return *sqe ? 0 : -EBUSY;
+}
+
 /* Run one prepared SQE to completion: the synchronous data calls. */
 static int uring_call(struct store *s, struct io_uring_sqe *sqe)
 {
@@ -194,14 +206,11 @@ static int uring_call(struct store *s, struct io_uring_sqe *sqe)
 static ssize_t uring_pwritev(struct store *s, struct store_file *f,
 			     const struct iovec *iov, int iovcnt, uint64_t off)
 {
-	struct uring_data *ud = s->priv;
 	struct io_uring_sqe *sqe;
+	int ret = uring_sync_sqe(s->priv, &sqe);
 
-	if (ud->dead)
-		return ud->dead;
-	sqe = uring_get_sqe(ud);
-	if (!sqe)
-		return -EBUSY;
+	if (ret)
+		return ret;
 	io_uring_prep_writev(sqe, f->fd, iov, iovcnt, off);
 	return uring_call(s, sqe);
 }
@@ -209,28 +218,22 @@ static ssize_t uring_pwritev(struct store *s, struct store_file *f,
 static ssize_t uring_preadv(struct store *s, struct store_file *f,
 			    const struct iovec *iov, int iovcnt, uint64_t off)
 {
-	struct uring_data *ud = s->priv;
 	struct io_uring_sqe *sqe;
+	int ret = uring_sync_sqe(s->priv, &sqe);
 
-	if (ud->dead)
-		return ud->dead;
-	sqe = uring_get_sqe(ud);
-	if (!sqe)
-		return -EBUSY;
+	if (ret)
+		return ret;
 	io_uring_prep_readv(sqe, f->fd, iov, iovcnt, off);
 	return uring_call(s, sqe);
 }
 
 static int uring_fsync(struct store *s, struct store_file *f, int datasync)
 {
-	struct uring_data *ud = s->priv;
 	struct io_uring_sqe *sqe;
+	int ret = uring_sync_sqe(s->priv, &sqe);
 
-	if (ud->dead)
-		return ud->dead;
-	sqe = uring_get_sqe(ud);
-	if (!sqe)
-		return -EBUSY;
+	if (ret)
+		return ret;
 	io_uring_prep_fsync(sqe, f->fd, datasync ? IORING_FSYNC_DATASYNC : 0);
 	return uring_call(s, sqe);
 }
