@@ -37,6 +37,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <inttypes.h>
+#include <pthread.h>
 
 enum rl_flavor { RL_MYSQL, RL_MARIADB, RL_POSTGRES };
 
@@ -80,24 +81,34 @@ struct rl_geo {
 /*
  * ---- CRC32C (Castagnoli), reflected polynomial 0x82F63B78 ----
  * Table-driven, slicing-by-8 (eight 256-entry tables, 8 bytes per step):
- * records are CRC'd on the commit path, so bytes/cycle matter.
+ * records are CRC'd on the commit path, so bytes/cycle matter. The tables
+ * are built once per process under pthread_once: fio's jobs are threads,
+ * and a table half built by one job gave another false CRC mismatches.
  */
+static uint32_t rl_crc_t[8][256];
+static pthread_once_t rl_crc_once = PTHREAD_ONCE_INIT;
+
+static void rl_crc32c_init(void)
+{
+	uint32_t i, j, c;
+
+	for (i = 0; i < 256; i++) {
+		for (c = i, j = 0; j < 8; j++)
+			c = c & 1 ? (c >> 1) ^ 0x82F63B78u : c >> 1;
+		rl_crc_t[0][i] = c;
+	}
+	for (i = 0; i < 256; i++)
+		for (j = 1; j < 8; j++)
+			rl_crc_t[j][i] = (rl_crc_t[j - 1][i] >> 8) ^ rl_crc_t[0][rl_crc_t[j - 1][i] & 0xff];
+}
+
 static inline uint32_t rl_crc32c(uint32_t crc, const void *buf, size_t len)
 {
-	static uint32_t t[8][256];
+	uint32_t (*t)[256] = rl_crc_t;
 	const uint8_t *p = buf;
-	uint32_t i, j, c, lo, hi;
+	uint32_t lo, hi;
 
-	if (!t[0][1]) {
-		for (i = 0; i < 256; i++) {
-			for (c = i, j = 0; j < 8; j++)
-				c = c & 1 ? (c >> 1) ^ 0x82F63B78u : c >> 1;
-			t[0][i] = c;
-		}
-		for (i = 0; i < 256; i++)
-			for (j = 1; j < 8; j++)
-				t[j][i] = (t[j - 1][i] >> 8) ^ t[0][t[j - 1][i] & 0xff];
-	}
+	pthread_once(&rl_crc_once, rl_crc32c_init);
 	crc = ~crc;
 	for (; len >= 8; len -= 8, p += 8) {
 		memcpy(&lo, p, 4);
