@@ -418,6 +418,11 @@ static enum fio_q_status fio_redolog_queue(struct thread_data *td, struct io_u *
 		fio_gettime(&io_u->issue_time, NULL);
 	if (io_u->ddir != DDIR_WRITE)	/* fio's fsync=: the log is flushed anyway */
 		return FIO_Q_COMPLETED;
+	if (l->failed) {	/* a write or flush failed: no commit succeeds again */
+		io_u->error = -l->failed;
+		td_verror(td, io_u->error, "redolog log unusable");
+		return FIO_Q_COMPLETED;
+	}
 	if (rl_log_room(l) < io_u->xfer_buflen && (ret = rl_group(td, rd, l->c.trx_commit == 1))) {
 		io_u->error = -ret;
 		td_verror(td, io_u->error, "redolog log write");
@@ -434,37 +439,51 @@ static enum fio_q_status fio_redolog_queue(struct thread_data *td, struct io_u *
 		}
 		return FIO_Q_COMPLETED;
 	}
+	/* no commit hook: fio records the submission latency itself (io_u_queued) */
 	rd->pend[rd->npend++] = io_u;
-	if (fio_fill_issue_time(td))
-		io_u_queued(td, io_u);
 	return FIO_Q_QUEUED;
 }
 
+/* Write (and flush) the pending records as one group; append them to done. */
+static void rl_commit_pending(struct thread_data *td, struct redolog_data *rd)
+{
+	struct rl_log *l = &rd->log;
+	unsigned int i;
+	int ret;
+
+	ret = rl_group(td, rd, l->c.trx_commit == 1);
+	if (!ret && l->c.trx_commit == 2)
+		ret = rl_timer(td, rd);
+	for (i = 0; i < rd->npend; i++) {
+		rd->pend[i]->error = ret ? -ret : 0;
+		rd->done[rd->ndone++] = rd->pend[i];
+	}
+	if (!ret)
+		rl_log_ack(l, l->lsn);
+	if (rd->npend > l->st.max_group)
+		l->st.max_group = rd->npend;
+	rd->npend = 0;
+}
+
+/*
+ * Hand out the completions of the last group; when they are fewer than fio
+ * asks for (min) and records wait, write those as the next group first.
+ * fio's end-of-job reap asks once for every io_u in flight: records left
+ * pending there would never complete (and their io_us never come back).
+ */
 static int fio_redolog_getevents(struct thread_data *td, unsigned int min,
 				 unsigned int max, const struct timespec *t)
 {
 	struct redolog_data *rd = td->io_ops_data;
-	unsigned int i, n;
-	int ret = 0;
+	unsigned int n = rd->ndone - rd->nout;
 
-	if (rd->nout == rd->ndone && rd->npend) {
-		struct rl_log *l = &rd->log;
-
-		ret = rl_group(td, rd, l->c.trx_commit == 1);
-		if (!ret && l->c.trx_commit == 2)
-			ret = rl_timer(td, rd);
-		for (i = 0; i < rd->npend; i++) {
-			rd->done[i] = rd->pend[i];
-			rd->done[i]->error = ret ? -ret : 0;
-		}
-		if (!ret)
-			rl_log_ack(l, l->lsn);
-		if (rd->npend > l->st.max_group)
-			l->st.max_group = rd->npend;
-		rd->ndone = rd->npend;
-		rd->nout = rd->npend = 0;
+	if (rd->npend && (!n || n < min)) {
+		memmove(rd->done, rd->done + rd->nout, n * sizeof(*rd->done));
+		rd->ndone = n;
+		rd->nout = 0;
+		rl_commit_pending(td, rd);
+		n = rd->ndone;
 	}
-	n = rd->ndone - rd->nout;
 	if (n > max)
 		n = max;
 	rd->evbase = rd->nout;
