@@ -67,6 +67,8 @@ struct rl_log {
 	unsigned int nreqs_max;
 	struct rl_stats st;
 	char err[256];		/* last error: "<call>(<file>) failed: ..." */
+	int failed;		/* -errno of the first failed write/flush: log unusable */
+	char failed_why[200];
 };
 
 /* Create (zero-filled) and open the log files, write the meta file. */
@@ -85,6 +87,11 @@ void rl_log_append(struct rl_log *l, const void *payload, uint32_t len);
 int rl_log_write(struct rl_log *l, int flush, uint64_t *flush_ns);
 /* Flush every file written since the last flush. */
 int rl_log_flush(struct rl_log *l, uint64_t *flush_ns);
+/*
+ * Once a write or flush failed, both calls above return that error for good
+ * (l->failed) and rl_log_ack does nothing: records a failed flush covered
+ * are never acknowledged.
+ */
 /* Records up to lsn are acknowledged: update the sidecar. */
 void rl_log_ack(struct rl_log *l, uint64_t lsn);
 
