@@ -248,8 +248,10 @@ static int aio_reap(struct store *s, unsigned int min, unsigned int max,
 		ret = io_getevents(ad->ctx, want, nr, ad->events, tsp);
 		if (ret == -EINTR)
 			continue;
-		if (ret < 0)
-			return n ? (int)n : ret;
+		if (ret < 0) {
+			ad->dead = ret;
+			break;
+		}
 		for (i = 0; i < ret; i++) {
 			r = aio_event(ad, &ad->events[i]);
 			if (r != &ad->call)	/* left by a failed call */
@@ -258,7 +260,8 @@ static int aio_reap(struct store *s, unsigned int min, unsigned int max,
 		if (n >= min || (unsigned int)ret < want)
 			break;
 	}
-	return n;
+	/* a dead context completes nothing again: an error, never 0 forever */
+	return !n && ad->dead ? ad->dead : (int)n;
 }
 
 static int aio_init(struct store *s, char *err, size_t errlen)

@@ -315,10 +315,15 @@ static int uring_reap(struct store *s, unsigned int min, unsigned int max,
 		if (ret == -ETIME)
 			break;
 		if (ret < 0 && !uring_is_transient(ret))
-			return n ? (int)n : ret;
-		n += uring_drain(s, out + n, max - n);
+			ud->dead = ret;
+		else
+			n += uring_drain(s, out + n, max - n);
 	}
-	return n;
+	/*
+	 * A dead ring completes nothing again: say so, or a caller waiting
+	 * for its requests would get 0 forever (spinning, deaf to SIGINT).
+	 */
+	return !n && ud->dead ? ud->dead : (int)n;
 }
 
 static int uring_init(struct store *s, char *err, size_t errlen)
