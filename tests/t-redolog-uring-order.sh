@@ -1,0 +1,123 @@
+#!/bin/bash
+# Description: redolog uring linked write+fdatasync on a loop-device ext4: the kernel's io_uring trace shows every fdatasync ordered after all writes of its file (mariadb O_DIRECT log wrapping 33 times); durable_lsn advances (SIGKILL, logverify --durable walks the records)
+# Timeout: 180
+. "$(dirname "$0")/lib.sh"
+. "$REPO/tests/loopfs.sh"
+E=$B/redolog.so
+LV=$B/logverify
+have_backend LIBURING || skip "uring backend not built"
+[ "$(id -u)" = 0 ] || skip "needs root (tracefs)"
+TR=/sys/kernel/tracing
+MNT=
+if [ ! -d "$TR/instances" ]; then
+	mkdir -p "$TMP/tracefs"
+	mount -t tracefs nodev "$TMP/tracefs" || skip "cannot mount tracefs"
+	TR=$TMP/tracefs MNT=$TMP/tracefs
+fi
+[ -d "$TR/events/io_uring/io_uring_file_get" ] || { [ -n "$MNT" ] && umount "$MNT"; skip "no io_uring trace events"; }
+I=$TR/instances/dbfio-order-$$
+cleanup() {
+	[ -d "$I" ] && { echo 0 >"$I/tracing_on"; rmdir "$I"; }
+	# never rm -rf through a mount that did not go away
+	if [ -n "$MNT" ] && ! umount "$MNT"; then echo "tracefs still mounted at $MNT: $TMP kept"; return; fi
+	loopfs_down
+}
+# O_DIRECT writes through a loop device complete asynchronously (loop's
+# worker), so a write the engine does not order before its fdatasync is
+# still in flight when that fdatasync is submitted
+loopfs_up 128
+trap cleanup EXIT
+mkdir "$I" || fail "cannot create trace instance $I"
+echo 16384 >"$I/buffer_size_kb"
+echo 1 >"$I/options/record-tgid"
+for e in io_uring_submit_req io_uring_complete io_uring_file_get; do
+	echo 1 >"$I/events/io_uring/$e/enable" || fail "cannot enable $e"
+done
+
+# 1. ordering: a 256 KiB circular ib_logfile0 (O_DIRECT, innodb_log_file_buffering=0)
+#    wraps every 60 commits: groups straddling the wrap write two runs to one file
+O=$LFS/o
+mkdir -p "$O"
+echo >"$I/trace"
+echo 1 >"$I/tracing_on"
+"$FIO" --name=o --thread --ioengine="external:$E" --store=uring --directory="$O" --rw=write \
+	--flavor=mariadb --innodb_log_file_size=256k --bs=4k --size=8m --iodepth=8 \
+	--lsn_file="$TMP/o.lsn" --output-format=json --output="$TMP/o.json" 2>"$TMP/o.err" &
+pid=$!
+wait $pid || { cat "$TMP/o.err"; fail "ordering run: fio failed"; }
+echo 0 >"$I/tracing_on"
+cp "$I/trace" "$TMP/o.trace"
+wraps=$(grep -o "wraps=[0-9]*" "$TMP/o.err" | cut -d= -f2)
+((${wraps:-0} >= 16)) || { cat "$TMP/o.err"; fail "ordering run wrapped only ${wraps:-0} times"; }
+python3 - "$TMP/o.trace" "$pid" <<'PY' || fail "an fdatasync was not ordered after every write of its file (see above)"
+# The contract: every write of a file submitted before its fdatasync has
+# either completed when the fdatasync is submitted, or is the write linked
+# in front of it (IOSQE_IO_LINK, flag 0x4): io_uring orders nothing else.
+import re, sys
+pid = sys.argv[2]
+ev = re.compile(r'\(\s*(\d+)\)\s+\[\d+\]\s+\S+\s+([\d.]+): (io_uring_\w+): ring (\w+), req (\w+), user_data (0x[0-9a-f]+), (.*)')
+pend = {}       # (ring, req, user_data) -> [op, fd]: submitted, not completed
+fds = {}        # key -> fd, once the kernel took the file
+snap = {}       # fdatasync key -> writes in flight at its submission (its link excluded)
+prev = None     # the last request submitted, and whether it linked to the next
+syncs = bad = 0
+for line in open(sys.argv[1]):
+    if line.startswith('#'):
+        continue
+    if 'LOST' in line:
+        print('the trace lost events'); sys.exit(1)
+    m = ev.search(line)
+    if not m or m.group(1) != pid:
+        continue
+    t, kind, key, rest = m.group(2), m.group(3), m.group(4, 5, 6), m.group(7)
+    if kind == 'io_uring_submit_req':
+        op = rest.split('opcode ')[1].split(',')[0]
+        flags = int(rest.split('flags ')[1].split(',')[0], 16)
+        if op == 'FSYNC':
+            link = prev[0] if prev and prev[1] else None
+            snap[key] = [k for k, v in pend.items() if v[0].startswith('WRITE') and k != link]
+        pend[key] = [op, None]
+        fds.pop(key, None)
+        prev = (key, flags & 4)
+    elif kind == 'io_uring_file_get' and key in pend:
+        fd = int(rest.split('fd ')[1])
+        pend[key][1] = fds[key] = fd
+        if key in snap:
+            syncs += 1
+            late = [k for k in snap.pop(key) if fds.get(k, fd) == fd]
+            if late:
+                bad += 1
+                print('at %s: fdatasync of fd %d submitted with %d unlinked write(s) of that file in flight' % (t, fd, len(late)))
+    elif kind == 'io_uring_complete':
+        pend.pop(key, None)
+print('%d fdatasyncs traced, %d not ordered after every write of their file' % (syncs, bad))
+sys.exit(1 if bad or syncs < 100 else 0)
+PY
+ok "ordering: $wraps wraps; no fdatasync overtook a write of its group"
+"$LV" --dir="$O" "$TMP/o.lsn" >/dev/null || fail "ordering run: logverify failed"
+
+# 2. durable_lsn in linked mode: SIGKILL mid-run, the sidecar's durable LSN
+#    covers what was acknowledged and logverify --durable walks those records
+for fl in postgres mariadb; do
+	mkdir -p "$TMP/k-$fl"
+	"$FIO" --name=k --ioengine="external:$E" --store=uring --directory="$TMP/k-$fl" --rw=write \
+		--flavor=$fl --innodb_log_file_size=4m --wal_segment_size=1m --bs=4k --size=1g --iodepth=4 \
+		--time_based --runtime=60 --lsn_file="$TMP/k-$fl.lsn" >"$TMP/k-$fl.out" 2>&1 &
+	kp=$!
+	for i in $(seq 1 300); do
+		ack=$([ -s "$TMP/k-$fl.lsn" ] && od -An -tu8 -j8 -N8 "$TMP/k-$fl.lsn" | tr -d ' ')
+		[ "${ack:-0}" -gt 3000000 ] && break
+		kill -0 $kp 2>/dev/null || { cat "$TMP/k-$fl.out"; fail "$fl: fio exited early"; }
+		sleep 0.1
+	done
+	kill -KILL $kp; wait $kp 2>/dev/null
+	ack=$(od -An -tu8 -j8 -N8 "$TMP/k-$fl.lsn" | tr -d ' ')
+	dur=$(od -An -tu8 -j24 -N8 "$TMP/k-$fl.lsn" | tr -d ' ')
+	[ "$dur" = "$ack" ] && [ "$ack" -gt 0 ] || fail "$fl: after SIGKILL durable LSN $dur, acknowledged $ack (linked mode must advance durable_lsn with every group)"
+	a=$("$LV" --dir="$TMP/k-$fl" "$TMP/k-$fl.lsn") || fail "$fl: logverify: $a"
+	d=$("$LV" --durable --dir="$TMP/k-$fl" "$TMP/k-$fl.lsn") || fail "$fl: logverify --durable: $d"
+	na=$(sed 's/.*ok: \([0-9]*\) records.*/\1/' <<<"$a")
+	nd=$(sed 's/.*ok: \([0-9]*\) records.*/\1/' <<<"$d")
+	[ "$nd" = "$na" ] && ((nd > 500)) || fail "$fl: logverify --durable checked $nd records, the acknowledged walk $na"
+	ok "$fl: SIGKILL at acknowledged LSN $ack = durable LSN; logverify --durable: $d"
+done
