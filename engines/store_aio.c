@@ -149,13 +149,19 @@ static ssize_t aio_preadv(struct store *s, struct store_file *f,
 	return aio_call(s, &iocb);
 }
 
+/* Every flush of this backend (call, request, SREQ_DATASYNC) goes through here. */
+static int aio_flush(struct store *s, struct store_file *f, int datasync)
+{
+	return posix_fsync(s, f, datasync);
+}
+
 /* An fsync/fdatasync request: drain, then the syscall (see the header). */
 static void aio_run_fsync(struct store *s, struct store_req *r)
 {
 	int ret = aio_wait(s, NULL);
 
 	if (!ret)
-		ret = posix_fsync(s, r->file, r->op == SOP_FDATASYNC);
+		ret = aio_flush(s, r->file, r->op == SOP_FDATASYNC);
 	r->result = ret;
 	store_complete(s, r);
 }
@@ -168,7 +174,7 @@ static void aio_finish_datasync(struct store *s, struct store_req *r)
 	if (ret < 0)
 		r->result = ret;
 	else if (r->result >= 0) {
-		ret = posix_fsync(s, r->file, 1);
+		ret = aio_flush(s, r->file, 1);
 		if (ret < 0)
 			r->result = ret;
 	}
@@ -330,7 +336,7 @@ const struct store_ops store_aio_ops = {
 	.close		= posix_close,
 	.pwritev	= aio_pwritev,
 	.preadv		= aio_preadv,
-	.fsync		= posix_fsync,
+	.fsync		= aio_flush,
 	.unlink		= posix_unlink,
 	.mkdir		= posix_mkdir,
 	.rmdir		= posix_rmdir,

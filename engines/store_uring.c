@@ -227,6 +227,12 @@ static ssize_t uring_preadv(struct store *s, struct store_file *f,
 	return uring_call(s, sqe);
 }
 
+/* Every flush of this backend (call, request, linked pair) is prepared here. */
+static void uring_prep_flush(struct io_uring_sqe *sqe, int fd, int datasync)
+{
+	io_uring_prep_fsync(sqe, fd, datasync ? IORING_FSYNC_DATASYNC : 0);
+}
+
 static int uring_fsync(struct store *s, struct store_file *f, int datasync)
 {
 	struct io_uring_sqe *sqe;
@@ -234,7 +240,7 @@ static int uring_fsync(struct store *s, struct store_file *f, int datasync)
 
 	if (ret)
 		return ret;
-	io_uring_prep_fsync(sqe, f->fd, datasync ? IORING_FSYNC_DATASYNC : 0);
+	uring_prep_flush(sqe, f->fd, datasync);
 	return uring_call(s, sqe);
 }
 
@@ -252,8 +258,7 @@ static void uring_prep_req(struct uring_data *ud, struct store_req *r, int linke
 		io_uring_prep_read(sqe, fd, r->buf, r->len, r->off);
 		break;
 	default:
-		io_uring_prep_fsync(sqe, fd, r->op == SOP_FDATASYNC ?
-				    IORING_FSYNC_DATASYNC : 0);
+		uring_prep_flush(sqe, fd, r->op == SOP_FDATASYNC);
 		/* cover every request submitted before it, as posix and aio do */
 		sqe->flags |= IOSQE_IO_DRAIN;
 		break;
@@ -263,7 +268,7 @@ static void uring_prep_req(struct uring_data *ud, struct store_req *r, int linke
 		return;
 	sqe->flags |= IOSQE_IO_LINK;
 	sqe = io_uring_get_sqe(&ud->ring);
-	io_uring_prep_fsync(sqe, fd, IORING_FSYNC_DATASYNC);
+	uring_prep_flush(sqe, fd, 1);
 	io_uring_sqe_set_data64(sqe, (uintptr_t)r | UD_LINKSYNC);
 }
 
