@@ -72,7 +72,7 @@ ENGINES := $(foreach e,storeio redolog pgpage metastorm $(if $(CONFIG_RBD),rbdsn
 	$(if $(wildcard engines/$(e).c),$(e)))
 # Per-engine extras: <engine>_EXTRA = more engine-side sources (fio headers),
 # <engine>_LIBS = more libraries.
-redolog_EXTRA := engines/redolog_log.c
+redolog_EXTRA := engines/redolog_log.c engines/redolog_flush.c
 pgpage_EXTRA := engines/pgpage_ckpt.c
 rbdsnap_EXTRA := engines/rbdsnap_conn.c engines/rbdsnap_sched.c engines/rbdsnap_report.c
 metastorm_EXTRA := engines/metastorm_calls.c engines/metastorm_ddl.c engines/metastorm_report.c

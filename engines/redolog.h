@@ -95,4 +95,10 @@ int rl_log_flush(struct rl_log *l, uint64_t *flush_ns);
 /* Records up to lsn are acknowledged: update the sidecar. */
 void rl_log_ack(struct rl_log *l, uint64_t lsn);
 
+/* Internal to the log writer (redolog_log.c <-> redolog_flush.c). */
+int rl_fail(struct rl_log *l, int ret, const char *call, const char *name);
+int rl_write_group(struct rl_log *l, int flush, uint64_t *flush_ns);
+int rl_linked(struct rl_log *l, unsigned int nreq, uint64_t *flush_ns);
+int rl_flush_files(struct rl_log *l, uint64_t *flush_ns);
+
 #endif

@@ -4,7 +4,8 @@
  * with write-ahead padding, flushes, PostgreSQL segment and MySQL 8.0.30
  * #ib_redoN file recycling, the
  * checkpoint that keeps acknowledged records from being overwritten, and the
- * acknowledged-LSN sidecar. Talks to the store layer only.
+ * acknowledged-LSN sidecar. Talks to the store layer only. The flushes and
+ * the rule after a failure are in redolog_flush.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,7 +18,7 @@
 
 #define RL_ZERO_CHUNK	(1u << 20)
 
-static int rl_fail(struct rl_log *l, int ret, const char *call, const char *name)
+int rl_fail(struct rl_log *l, int ret, const char *call, const char *name)
 {
 	snprintf(l->err, sizeof(l->err), "%s(%s) failed: %s", call, name, strerror(-ret));
 	return ret;
@@ -444,124 +445,13 @@ static int rl_put_run(struct rl_log *l, uint64_t no, uint64_t u, uint64_t n,
 		r->buf = src;
 		r->len = len;
 		r->off = off;
+		r->priv = (void *)(uintptr_t)no;	/* names the file in an error */
 		return 0;
 	}
 	ret = store_pwrite(l->s, f, src, len, off);
 	if (ret >= 0 && (uint64_t)ret != len)
 		ret = -EIO;
 	return ret < 0 ? rl_fail(l, ret, "pwrite", name) : 0;
-}
-
-/* Wait until n submitted requests completed; any failure is the group's. */
-static int rl_reap_n(struct rl_log *l, unsigned int n)
-{
-	struct store_req *done[16];
-	unsigned int i;
-	int ret;
-
-	while (n) {
-		ret = store_reap(l->s, 1, 16, done, -1);
-		if (ret == 0)	/* waited forever and got nothing: a dead backend */
-			ret = -EIO;
-		if (ret < 0)
-			return rl_fail(l, ret, "store_reap", "log write");
-		for (i = 0; i < (unsigned int)ret; i++)
-			if (done[i]->result < 0)
-				return rl_fail(l, (int)done[i]->result, "write+fdatasync", "log");
-		n -= ret;
-	}
-	return 0;
-}
-
-/* Submit one request; a full queue is emptied first (*inflight requests). */
-static int rl_submit(struct rl_log *l, struct store_req *r, unsigned int *inflight)
-{
-	int ret = store_submit(l->s, r);
-
-	if (ret == -EBUSY && *inflight) {
-		ret = rl_reap_n(l, *inflight);
-		*inflight = 0;
-		if (ret)
-			return ret;
-		ret = store_submit(l->s, r);
-	}
-	if (ret)
-		return rl_fail(l, ret, "store_submit", "log write");
-	(*inflight)++;
-	return 0;
-}
-
-/*
- * Linked mode: the last write run of each file carries its fdatasync as a
- * linked pair. io_uring does not order unlinked requests, so the other runs
- * to the same file (a group straddling the wrap of a circular file) are
- * written and reaped first: an fdatasync never starts while a write of its
- * group is still running (what fio's libaio engine does before a sync).
- */
-static int rl_linked(struct rl_log *l, unsigned int nreq, uint64_t *flush_ns)
-{
-	uint64_t t0 = latstat_now_ns();
-	unsigned int i, j, inflight = 0;
-	int ret, pass;
-
-	for (i = 0; i < nreq; i++) {
-		for (j = i + 1; j < nreq && l->reqs[j].file != l->reqs[i].file; j++)
-			;
-		l->reqs[i].flags = j == nreq ? SREQ_DATASYNC : 0;
-	}
-	for (pass = 0; pass < 2; pass++) {
-		for (i = 0; i < nreq; i++) {
-			/* pass 0: runs without the file's fdatasync; pass 1: with it */
-			if (!!(l->reqs[i].flags & SREQ_DATASYNC) != pass)
-				continue;
-			ret = rl_submit(l, &l->reqs[i], &inflight);
-			if (ret)
-				return ret;
-		}
-		ret = rl_reap_n(l, inflight);
-		inflight = 0;
-		if (ret)
-			return ret;
-	}
-	memset(l->dirty, 0, l->nslots);
-	l->st.flushes++;
-	l->durable_lsn = l->written_lsn;
-	l->last_flush_ns = latstat_now_ns();
-	*flush_ns = latstat_now_ns() - t0;
-	return 0;
-}
-
-static int rl_flush_files(struct rl_log *l, uint64_t *flush_ns)
-{
-	uint64_t t0 = latstat_now_ns();
-	unsigned int i;
-	char name[128];
-	int ret, any = 0;
-
-	*flush_ns = 0;
-	for (i = 0; i < l->nslots; i++) {
-		if (!l->dirty[i])
-			continue;
-		ret = l->c.flush == RL_FLUSH_FSYNC ? store_fsync(l->s, l->fh[i]) :
-						     store_fdatasync(l->s, l->fh[i]);
-		if (ret) {
-			rl_file_name(&l->c.g, l->fh_no[i], name, sizeof(name));
-			return rl_fail(l, ret, "flush", name);
-		}
-		if (l->trace) {
-			rl_file_name(&l->c.g, l->fh_no[i], name, sizeof(name));
-			fprintf(l->trace, "F %s\n", name);
-		}
-		l->dirty[i] = 0;
-		any = 1;
-	}
-	if (any) {
-		l->st.flushes++;
-		*flush_ns = latstat_now_ns() - t0;
-	}
-	l->durable_lsn = l->written_lsn;
-	l->last_flush_ns = latstat_now_ns();
-	return 0;
 }
 
 /* Keep the last, partially filled unit at the front of the buffer. */
@@ -584,7 +474,7 @@ static void rl_shift(struct rl_log *l, uint64_t u1)
 	l->base_u = keep;
 }
 
-static int rl_write_group(struct rl_log *l, int flush, uint64_t *flush_ns)
+int rl_write_group(struct rl_log *l, int flush, uint64_t *flush_ns)
 {
 	const struct rl_geo *g = &l->c.g;
 	const uint32_t P = rl_payload(g);
@@ -635,43 +525,6 @@ static int rl_write_group(struct rl_log *l, int flush, uint64_t *flush_ns)
 		return ret;
 	rl_shift(l, u1);
 	return 0;
-}
-
-/*
- * fsyncgate: after a failed write or flush, Linux may report the next fsync
- * of the file as a success although the pages it failed to write are gone
- * (marked clean). PostgreSQL and InnoDB stop there; so does the log: every
- * later group fails with the first error and nothing is acknowledged again,
- * not even by the flush of a clean shutdown.
- */
-static int rl_failed(struct rl_log *l, int ret)
-{
-	if (!l->failed) {
-		l->failed = ret;
-		memcpy(l->failed_why, l->err, sizeof(l->failed_why));
-		l->failed_why[sizeof(l->failed_why) - 1] = '\0';
-	} else
-		snprintf(l->err, sizeof(l->err), "log unusable since an earlier failure: %s",
-			 l->failed_why);
-	return l->failed;
-}
-
-int rl_log_write(struct rl_log *l, int flush, uint64_t *flush_ns)
-{
-	int ret;
-
-	*flush_ns = 0;
-	ret = l->failed ? l->failed : rl_write_group(l, flush, flush_ns);
-	return ret ? rl_failed(l, ret) : 0;
-}
-
-int rl_log_flush(struct rl_log *l, uint64_t *flush_ns)
-{
-	int ret;
-
-	*flush_ns = 0;
-	ret = l->failed ? l->failed : rl_flush_files(l, flush_ns);
-	return ret ? rl_failed(l, ret) : 0;
 }
 
 void rl_log_ack(struct rl_log *l, uint64_t lsn)
