@@ -20,13 +20,14 @@ for j in jobs/seed00[0-3]-*.fio; do
 	envs=()
 	for v in $(grep -o '\${[A-Za-z_][A-Za-z0-9_]*}' "$j" | tr -d '${}' | sort -u); do
 		[ "$v" = SWEEP_POINT_DIR ] && { envs+=("SWEEP_POINT_DIR=$TMP"); continue; }
+		[ "$v" = DBFIO_LIB ] && { envs+=("DBFIO_LIB=$B"); continue; }
 		line=$(grep -E "^[#;] var: $v=[^ ]*[[:space:]]+[^ ]" <<<"$head") ||
 			fail "$j: \${$v} has no '# var: $v=DEFAULT  text' line"
 		d=$(sed -E "s/^[#;] var: $v=([^ ]*).*/\1/" <<<"$line")
 		envs+=("$v=$d")
 	done
 	# fio --parse-only with the defaults (engines loaded from build/; one not built: not parsed)
-	miss=$(grep -o 'build/[a-z]*\.so' "$j" | sort -u | while read -r so; do [ -f "$so" ] || echo "$so"; done)
+	miss=$(grep -oE '(build|\$\{DBFIO_LIB\})/[a-z]*\.so' "$j" | sed "s,^\${DBFIO_LIB},$B," | sort -u | while read -r so; do [ -f "$so" ] || echo "$so"; done)
 	[ -z "$miss" ] || { echo "note: $j not parsed: $miss not built"; continue; }
 	env "${envs[@]}" "$FIO" --parse-only "$j" >"$TMP/parse.out" 2>&1 ||
 		{ cat "$TMP/parse.out"; fail "$j: fio --parse-only failed"; }
@@ -40,17 +41,23 @@ ok "$n job files parse, name their seed, document every variable"
 export DBFIO_GLUSTER_DIR=$TMP/no-gluster DBFIO_EXP_LOCAL=$TMP/local
 unset CEPH_CONF GLUSTER_MNT
 out=$TMP/out
-"$REPO/tools/experiment" --short --only seed002 --strip --out "$out" >"$TMP/exp.out" 2>"$TMP/exp.err" ||
+"$REPO/tools/experiment" --short --repeats 2 --only seed002 --strip --out "$out" >"$TMP/exp.out" 2>"$TMP/exp.err" ||
 	{ cat "$TMP/exp.err"; fail "tools/experiment --short --only seed002 failed"; }
 page=$out/seed002-mysql-glusterfs.md
 [ -f "$page" ] || fail "no page $page"
-grep -qE '^\| Printing schema \| [0-9]+\.[0-9]+ \|' "$page" || { cat "$page"; fail "no measured schema time in the page"; }
-grep -qE '^\| Compressed export \| [0-9]+\.[0-9]+ \|.* 28 \| 165 \|' "$page" || fail "no export row beside the seed's numbers"
+grep -qE '^\| data on local ext4 \| [0-9]+\.[0-9]+ \([0-9.]+–[0-9.]+\) \| [0-9]+\.[0-9]+ \(.*\| 0\.20 \| 28\.00 \|' "$page" ||
+	{ cat "$page"; fail "no measured schema/export row (median, min-max) beside the seed's numbers"; }
+grep -q '^## The seed.s claims' "$page" || fail "the page does not open with the claims"
+grep -qE '^\| `schema-90x` \|.*\| not attempted: no measurement of gluster/schema' "$page" || fail "claim schema-90x not 'not attempted' without GlusterFS"
+grep -qE '^\| `single-process-mode` \|.*\| not attempted: option gone' "$page" || fail "a gone option is not said so"
+[ "$(find "$out/runs/seed002/local/export" -name point.json | wc -l)" = 2 ] || fail "not 2 repeats of the export"
 grep -q 'tools/sweep jobs/seed002-schema.fio' "$page" || fail "the page does not give the exact command"
+grep -q 'drop_caches' "$page" || fail "the page does not say the page cache was dropped"
 grep -q '## What differs and why' "$page" || fail "no 'what differs' section"
 grep -q 'no GlusterFS volume' "$page" || fail "the page does not say GlusterFS was missing"
 grep -q 'seed002-mysql-glusterfs.md' "$out/README.md" || fail "README.md does not index the page"
 grep -q 'Printing schema' "$TMP/exp.out" || fail "the table was not printed"
+grep -qE '^  export-5.9x +not attempted' "$TMP/exp.out" || fail "the short claim list was not printed"
 p=$(find "$out/runs" -name point.json | head -1)
 [ -n "$p" ] || fail "no run folder point.json"
 python3 - "$p" <<'PY' || fail "point.json not stripped"

@@ -1,0 +1,244 @@
+# tools/experiment.d/claims.py - a seed's claims as data, and their verdicts.
+#
+# results/claims/seed00N.json lists what a seed document claims: an id, the
+# seed's words, its figures, and the comparison it makes, always as a ratio
+# a/b of two figures (a ratio between targets, a growth with load) or a single
+# figure a, judged either by the seed's own factor or by a threshold (a
+# phenomenon: "collapses", "does not change"). tools/experiment records our
+# measurements per repeat under keys "target/metric"; verdict() compares.
+#
+# Verdicts:
+#   reproduced      same side of 1 as the seed and within 2x of its factor
+#                   (threshold claims: the threshold holds for our median)
+#   direction only  same side of 1, factor more than 2x off (threshold: not met)
+#   reversed        the other side of 1 (threshold: the opposite happens)
+#   not attempted   no measurement (the reason says why)
+# A reversed claim needs an explanation ("differs" in the claim file, keyed
+# by the claim's id): render() raises MissingExplanation without one, so the
+# page is not written.
+#
+# Standard library only; no fio, no files other than the claim file.
+import json, math, statistics
+
+VERDICTS = ("reproduced", "direction only", "reversed", "not attempted")
+KINDS = ("factor", "threshold")
+OPS = ("lt", "le", "gt", "ge", "within")
+
+
+class ClaimError(Exception):
+    """A claim file that cannot be used (names the file and the claim)."""
+
+
+class MissingExplanation(Exception):
+    """A reversed claim without a "differs" text."""
+
+
+def load(path):
+    """The claim file, checked: {"seed":..., "claims": [...]}"""
+    try:
+        with open(path) as f:
+            d = json.load(f)
+    except (OSError, ValueError) as e:
+        raise ClaimError(f"{path}: {e}")
+    seen = set()
+    for c in d.get("claims", []):
+        where = f"{path}: claim {c.get('id', '?')}"
+        for k in ("id", "words", "seed"):
+            if k not in c:
+                raise ClaimError(f"{where}: no '{k}'")
+        if c["id"] in seen:
+            raise ClaimError(f"{where}: id given twice")
+        seen.add(c["id"])
+        if "not_attempted" in c:
+            continue
+        cmp = c.get("compare", {})
+        if cmp.get("kind") not in KINDS:
+            raise ClaimError(f"{where}: compare.kind must be one of {', '.join(KINDS)}")
+        if cmp["kind"] == "threshold" and cmp.get("op") not in OPS:
+            raise ClaimError(f"{where}: compare.op must be one of {', '.join(OPS)}")
+        if "a" not in c:
+            raise ClaimError(f"{where}: no measurement key 'a'")
+        if seed_value(c) is None and cmp["kind"] == "factor":
+            raise ClaimError(f"{where}: a factor claim needs the seed's figures a (and b)")
+    return d
+
+
+def seed_value(c):
+    """The seed's ratio a/b (or its single figure a), or None."""
+    s = c["seed"]
+    a, b = s.get("a"), s.get("b")
+    if a is None:
+        return s.get("value")
+    if "b" in s:
+        return a / b if b else None
+    return a
+
+
+def first_key(m, keys):
+    """keys may be one "target/metric" or a list of alternatives."""
+    for k in ([keys] if isinstance(keys, str) else keys):
+        if m.get(k):
+            return k
+    return None
+
+
+def ours(c, m):
+    """Per-repeat values of a/b (or a): repeat i of a over repeat i of b, as
+    the repeats are interleaved across targets. (values, used keys) or
+    (None, reason)."""
+    ka = first_key(m, c["a"])
+    if not ka:
+        return None, f"no measurement of {c['a'] if isinstance(c['a'], str) else ' or '.join(c['a'])} in this run"
+    if "b" not in c:
+        return [v for v in m[ka] if v is not None], (ka,)
+    kb = first_key(m, c["b"])
+    if not kb:
+        return None, f"no measurement of {c['b'] if isinstance(c['b'], str) else ' or '.join(c['b'])} in this run"
+    vals = [x / y for x, y in zip(m[ka], m[kb]) if x is not None and y]
+    return vals, (ka, kb)
+
+
+def side(v):
+    """+1 above 1, -1 below, 0 at 1 (a ratio's direction)."""
+    return 0 if v == 1 else (1 if v > 1 else -1)
+
+
+def holds(op, v, t):
+    return {"lt": lambda: v < t, "le": lambda: v <= t, "gt": lambda: v > t, "ge": lambda: v >= t,
+            "within": lambda: t[0] <= v <= t[1]}[op]()
+
+
+def verdict(c, m):
+    """{"verdict", "median", "min", "max", "n", "keys", "reason"} for claim c
+    and measurements m {key: [value per repeat]}."""
+    if "not_attempted" in c:
+        return {"verdict": "not attempted", "reason": c["not_attempted"], "n": 0}
+    vals, keys = ours(c, m)
+    if not vals:
+        return {"verdict": "not attempted", "n": 0,
+                "reason": keys if isinstance(keys, str) else "no usable repeat (a failed point?)"}
+    med = statistics.median(vals)
+    r = {"median": med, "min": min(vals), "max": max(vals), "n": len(vals), "keys": keys, "reason": ""}
+    cmp, sv = c["compare"], seed_value(c)
+    if cmp["kind"] == "factor":
+        if side(med) == side(sv):
+            off = med / sv if sv else math.inf
+            r["verdict"] = "reproduced" if 0.5 <= off <= 2 else "direction only"
+        else:
+            r["verdict"] = "reversed"
+        return r
+    op, t = cmp["op"], cmp["value"]
+    if holds(op, med, t):
+        r["verdict"] = "reproduced"
+    elif op != "within" and "b" in c and sv is not None and side(med) == side(sv) != 0:
+        r["verdict"] = "direction only"
+    else:
+        r["verdict"] = "reversed"
+    return r
+
+
+# ---------------------------------------------------------------- rendering
+
+def num(v):
+    if v is None:
+        return "—"
+    a = abs(v)
+    if a == 0:
+        return "0"
+    if a >= 100:
+        return f"{v:,.0f}"
+    return f"{v:.2f}" if a >= 1 else f"{v:.3g}"
+
+
+def show_seed(c):
+    s, u = c["seed"], c.get("unit", "")
+    if "text" in s:
+        return s["text"]
+    sv = seed_value(c)
+    if "b" in s:
+        la, lb = s.get("a_label", "a"), s.get("b_label", "b")
+        return f"{la} {num(s['a'])}{u} / {lb} {num(s['b'])}{u} = **{num(sv)}×**"
+    return f"{num(sv)}{u}" if sv is not None else "—"
+
+
+def show_ours(c, r):
+    if r["verdict"] == "not attempted":
+        return "—"
+    x = "×" if "b" in c else c.get("unit", "")
+    spread = f"{num(r['min'])}–{num(r['max'])}" if r["n"] > 1 else "one run"
+    return f"**{num(r['median'])}{x}** ({spread}, n={r['n']})"
+
+
+def show_compare(c):
+    if "not_attempted" in c:
+        return ""
+    cmp = c["compare"]
+    if cmp["kind"] == "factor":
+        return "same side of 1, within 2×"
+    t, op = cmp["value"], cmp["op"]
+    if op == "within":
+        return f"{num(t[0])}–{num(t[1])}"
+    return {"lt": "<", "le": "≤", "gt": ">", "ge": "≥"}[op] + f" {num(t)}"
+
+
+def judge(d, m):
+    """[(claim, result)] for every claim of the file."""
+    return [(c, verdict(c, m)) for c in d.get("claims", [])]
+
+
+def check_explained(judged, path="claims"):
+    missing = [c["id"] for c, r in judged if r["verdict"] == "reversed" and not c.get("differs")]
+    if missing:
+        raise MissingExplanation(f"{path}: reversed claim(s) without a \"differs\" explanation: "
+                                 + ", ".join(missing) + " (add one to the claim file; the page was not written)")
+
+
+def counts(judged):
+    n = {v: 0 for v in VERDICTS}
+    for _, r in judged:
+        n[r["verdict"]] += 1
+    return n
+
+
+def table(judged):
+    """The claim table that opens a page (Markdown)."""
+    rows = ["| claim | the seed says | seed's figure | ours: median (min–max over repeats) | test | verdict |",
+            "|---|---|---|---|---|---|"]
+    for c, r in judged:
+        v = r["verdict"] + (f": {r['reason']}" if r["verdict"] == "not attempted" and r.get("reason") else "")
+        words = c["words"].replace("|", "\\|")
+        keys = f" <br>`{' / '.join(r['keys'])}`" if r.get("keys") else ""
+        rows.append(f"| `{c['id']}` | {words} | {show_seed(c)} | {show_ours(c, r)}{keys} | {show_compare(c)} | {v} |")
+    n = counts(judged)
+    rows.append("")
+    rows.append("Verdicts: " + ", ".join(f"{k} **{n[k]}**" for k in VERDICTS) +
+                ". Ratios are per repeat (repeat *i* of one target over repeat *i* of the other; the repeats "
+                "run interleaved across targets). *reproduced* = same side of 1 as the seed and within 2× of its "
+                "factor (or the stated threshold holds); *direction only* = same side, factor more than 2× off.")
+    return "\n".join(rows)
+
+
+def explanations(judged):
+    """The "what differs and why" text keyed by claim id (Markdown list)."""
+    out = []
+    for c, r in judged:
+        if c.get("differs"):
+            out.append(f"- **`{c['id']}`** ({r['verdict']}): {c['differs']}")
+    return "\n".join(out)
+
+
+def render(path, m):
+    """(claim table, explanations, judged) for a claim file and measurements;
+    MissingExplanation when a reversed claim has no text."""
+    d = load(path)
+    judged = judge(d, m)
+    check_explained(judged, path)
+    return table(judged), explanations(judged), judged
+
+
+def short(judged):
+    """One line per claim (make demo's short form)."""
+    return "\n".join(f"  {c['id']:<34} {r['verdict']:<15} "
+                     + (f"ours {num(r['median'])} ({num(r['min'])}–{num(r['max'])}) vs seed {num(seed_value(c))}"
+                        if r["verdict"] != "not attempted" else r.get("reason", ""))
+                     for c, r in judged)

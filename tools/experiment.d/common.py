@@ -1,0 +1,139 @@
+# tools/experiment.d/common.py - what every experiment of tools/experiment
+# shares: the run context (sweeps, commands, notes, measurements per repeat),
+# reading fio's JSON and sidecars of a sweep point, table formatting, and the
+# Ceph targets. tools/experiment imports everything from here.
+import importlib.machinery, json, os, shlex, shutil, subprocess, sys, time
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SW = importlib.machinery.SourceFileLoader("sweep", os.path.join(REPO, "tools", "sweep")).load_module()
+
+
+def log(msg):
+    print(f"experiment: {msg}", file=sys.stderr, flush=True)
+
+
+class Ctx:
+    """One experiment's run: sweeps, the commands that made them, notes."""
+
+    def __init__(self, a, seed):
+        self.a, self.seed, self.cmds, self.notes = a, seed, [], []
+        self.runs = os.path.join(a.out, "runs", seed)
+        self.local = os.path.join(os.environ.get("DBFIO_EXP_LOCAL", "/var/tmp/dbfio-exp"), seed)
+        self.reps = getattr(a, "repeats", 1) or 1
+        self.m = {}        # "target/metric" -> [value of repeat 1, 2, ...] (None: that repeat failed)
+        self.swept = []    # (name, run folder) of every sweep, in order
+
+    def measure(self, key, rep, value):
+        """Our figure for key ("target/metric") in repeat rep (0-based); the
+        claim files (results/claims/) name these keys."""
+        vals = self.m.setdefault(key, [])
+        vals.extend([None] * (rep + 1 - len(vals)))
+        vals[rep] = value
+
+    def sweep(self, job, matrix, env, name, metrics=None, show=True, extra=()):
+        """tools/sweep job over matrix with env (extra: fio arguments after
+        --); returns the run folder. show=False keeps the command off the
+        page (repeats 2.. of a command the page already gives)."""
+        out = os.path.join(self.runs, name)
+        shutil.rmtree(out, ignore_errors=True)
+        cmd = [os.path.join(REPO, "tools", "sweep"), job] + [f"{k}={v}" for k, v in matrix.items()]
+        cmd += ["--out", out] + (["--metrics", metrics] if metrics else []) + (["--", *extra] if extra else [])
+        shown = " ".join(f"{k}={shlex.quote(str(v))}" for k, v in env.items())
+        shown_cmd = f"{shown} tools/sweep {job} " + " ".join(shlex.quote(c) for c in cmd[2:]).replace(REPO + "/", "")
+        if show and shown_cmd not in self.cmds:
+            self.cmds.append(shown_cmd)
+        self.swept.append((name, out))
+        t = time.time()
+        r = subprocess.run(cmd, cwd=REPO, env={**os.environ, **{k: str(v) for k, v in env.items()}},
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        bad = [l.strip() for l in r.stderr.splitlines() if "failed" in l]
+        log(f"{self.seed} {name}: {time.time() - t:.0f}s" + (f", {bad[0]}" if bad else ""))
+        if bad:
+            self.notes.append(f"{name}: {bad[0]}")
+        return out
+
+    def fresh(self, name):
+        d = os.path.join(self.local, name)
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+        return d
+
+
+def point(run, **pv):
+    """fio's JSON of one sweep point (None when it failed)."""
+    return SW.load_json(os.path.join(run, SW.point_name({k: str(v) for k, v in pv.items()}), "point.json"))
+
+
+def pdir(run, **pv):
+    return os.path.join(run, SW.point_name({k: str(v) for k, v in pv.items()}))
+
+
+def jobs(d):
+    return {j["jobname"]: j for j in (d or {}).get("jobs", [])}
+
+
+def sidecar(run, fn, **pv):
+    try:
+        with open(os.path.join(pdir(run, **pv), fn)) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def f(v, nd=2):
+    if v is None:
+        return "—"
+    if isinstance(v, str):
+        return v
+    return f"{v:,.{nd}f}" if abs(v) < 1000 else f"{v:,.0f}"
+
+
+def ratio(a, b):
+    return f"{a / b:.1f}×" if a is not None and b else "—"
+
+
+def table(head, rows):
+    out = ["| " + " | ".join(head) + " |", "|" + "|".join("---" if i == 0 else "---:" for i in range(len(head))) + "|"]
+    out += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+    return "\n".join(out)
+
+
+# ------------------------------------------------------------------ targets
+
+def ceph_targets():
+    """seed 000's targets: name -> (label, env), the mounted ones only."""
+    conf = os.environ.get("CEPH_CONF")
+    t = {"local": ("local dir (ext4)", {"STORE": "posix"})}
+    if not conf:
+        return t, ["CEPH_CONF is not set: the Ceph targets were skipped"]
+    notes, mnt = [], os.path.join(os.path.dirname(conf), "mnt")
+    t["cephfs"] = ("CephFS (libcephfs)", {"STORE": "cephfs"})
+    for name, label in (("cephfs-fuse", "CephFS (ceph-fuse)"), ("ext4rbd", "ext4 on RBD")):
+        m = os.path.join(mnt, "cephfs" if name == "cephfs-fuse" else "ext4rbd")
+        if os.path.ismount(m):
+            t[name] = (label, {"STORE": "posix", "MOUNT": m})
+        else:
+            notes.append(f"{m} is not mounted ('tools/cluster mount'): target {name} skipped")
+    return t, notes
+
+
+def target_env(ctx, tname, tenv, tag):
+    """Fresh database directory (posix) or CephFS path (libcephfs)."""
+    env = {"STORE": tenv["STORE"], "ROOT": f"/dbfio-exp-{tag}-{os.getpid()}"}
+    if "MOUNT" in tenv:
+        env["DIR"] = os.path.join(tenv["MOUNT"], f"dbfio-exp-{tag}-{os.getpid()}")
+        shutil.rmtree(env["DIR"], ignore_errors=True)
+        os.makedirs(env["DIR"])
+    else:
+        env["DIR"] = ctx.fresh(f"{tname}-{tag}")
+    return env
+
+
+def target_cleanup(tenv, env):
+    shutil.rmtree(env["DIR"], ignore_errors=True)
+    conf = os.environ.get("CEPH_CONF")
+    if tenv["STORE"] == "cephfs" and conf:   # through the ceph-fuse mount when there is one
+        m = os.path.join(os.path.dirname(conf), "mnt", "cephfs")
+        if os.path.ismount(m):
+            shutil.rmtree(m + env["ROOT"], ignore_errors=True)
+

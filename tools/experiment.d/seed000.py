@@ -1,0 +1,199 @@
+# tools/experiment.d/seed000.py - seed 000 (MySQL on a plain FS vs CephFS vs
+# ext4 on RBD): the four job files jobs/seed000-*.fio on every target, each
+# repeat running every target before the next repeat starts (interleaved),
+# our figures recorded per repeat under the keys results/claims/seed000.json
+# names, and the page's detail tables (medians, min-max) and plot.
+import os, re, statistics
+from common import (SW, ceph_targets, f, jobs, pdir, point, sidecar, table, target_cleanup,
+                    target_env)
+
+OPS = [("install", "Mysql install db", 7.9, 38.3, 36.4), ("create", "Create table", 0.43, 4.2, 2.5),
+       ("drop", "Drop table", 0.14, 0.21, 0.40), ("rec-1k", "Create table + 1000 recs", 2.76, 4.69, 5.07),
+       ("rec-10k", "Create table + 10000 recs", None, 7.69, 11.96),
+       ("rec-100k", "Create table + 100K recs", None, 12.06, 29.65)]
+CALLS = [("fsync", 338.237e3, 183.697e3), ("fdatasync", 75.635e3, 96.359e3), ("open", 2266, 61),
+         ("close", 1186, 33), ("write", 115, 51)]   # µs: CephFS, RBD (the seed's table)
+RECS = {"rec-1k": 1000, "rec-10k": 10000, "rec-100k": 100000}
+
+
+def run(ctx):
+    short = ctx.a.short
+    targets, notes = ceph_targets()
+    ctx.notes += notes
+    stm, rt = (5, 5) if short else (20, 30)
+    res = {t: [] for t in targets}
+    for rep in range(ctx.reps):
+        for tname, (label, tenv) in targets.items():
+            r = {}
+            for job, matrix, extra in (("install-db", {}, {}), ("ddl", {"DDL": "create,drop"}, {"STATEMENTS": stm}),
+                                       ("records", {}, {}), ("oltp", {}, {"RUNTIME": rt})):
+                env = {**target_env(ctx, tname, tenv, job), **extra}
+                r[job] = ctx.sweep(f"jobs/seed000-{job}.fio", {"FLAVOR": "mysql", **matrix}, env,
+                                   f"{tname}/{job}/r{rep + 1}", show=rep == 0)
+                target_cleanup(tenv, env)
+            res[tname].append(r)
+            for k, v in times(r).items():
+                ctx.measure(f"{tname}/{k}", rep, v)
+    return page(ctx, targets, res)
+
+
+def shutdown_ms(path):
+    """write_ms + sync_ms of pgpage's shutdown checkpoint (checkpoint_log)."""
+    try:
+        with open(path) as fi:
+            for line in fi:
+                if "reason=shutdown" in line:
+                    w, s = re.search(r"write_ms=([\d.]+)", line), re.search(r"sync_ms=([\d.]+)", line)
+                    return (float(w.group(1)) if w else 0) + (float(s.group(1)) if s else 0)
+    except OSError:
+        pass
+    return None
+
+
+def times(run, flavor="mysql"):
+    """metric -> value for one target and repeat: operation seconds, and
+    syscall µs per CREATE TABLE (count x mean: the seed's table sums a
+    syscall's time over the statement), oltp tx/s."""
+    t = {}
+    d = jobs(point(run["install-db"], FLAVOR=flavor))
+    if d:
+        t["install"] = max(j["job_runtime"] for j in d.values()) / 1e3
+    for ddl in ("create", "drop"):
+        j = jobs(point(run["ddl"], FLAVOR=flavor, DDL=ddl)).get("ddl")
+        if j:
+            t[ddl] = j["read"]["clat_ns"]["mean"] / 1e9
+    d = jobs(point(run["records"], FLAVOR=flavor))
+    for n in ("1k", "10k", "100k"):
+        if f"create-{n}" not in d:
+            continue
+        # the stage ends when the pages are on disk: the shutdown checkpoint's
+        # writes and fsync run after fio stops the job's clock, so add them
+        ck = shutdown_ms(os.path.join(pdir(run["records"], FLAVOR=flavor), f"ckpt-{n}.log"))
+        pages = d[f"ins{n}-pages"]["job_runtime"] + (ck or 0)
+        t[f"rec-{n}"] = d[f"create-{n}"]["read"]["clat_ns"]["mean"] / 1e9 + max(
+            d[f"ins{n}-redo"]["job_runtime"], pages) / 1e3
+    p = (sidecar(run["ddl"], "ddl.json", FLAVOR=flavor, DDL="create") or {}).get("phases", {}).get("create")
+    if p:
+        for c, _, _ in CALLS:
+            k = p["calls"].get(c, {})
+            if k.get("count"):
+                t[f"call-{c}"] = k["mean_ns"] * k["count"] / p["ops"] / 1e3
+    c = jobs(point(run["oltp"], FLAVOR=flavor)).get("oltp-commit")
+    if c:
+        t["oltp-txps"] = c["write"]["iops"]
+    return t
+
+
+def med(ctx, key):
+    v = [x for x in ctx.m.get(key, []) if x is not None]
+    return (statistics.median(v), min(v), max(v)) if v else (None, None, None)
+
+
+def cell(ctx, key, nd=3):
+    m, lo, hi = med(ctx, key)
+    if m is None:
+        return "—"
+    return f"{f(m, nd)} ({f(lo, nd)}–{f(hi, nd)})" if ctx.reps > 1 else f(m, nd)
+
+
+def fit(points):
+    """Least squares T = F + r n over (n, T): (F, r)."""
+    n = len(points)
+    if n < 2:
+        return None, None
+    sx, sy = sum(x for x, _ in points), sum(y for _, y in points)
+    sxx, sxy = sum(x * x for x, _ in points), sum(x * y for x, y in points)
+    den = n * sxx - sx * sx
+    if not den:
+        return None, None
+    r = (n * sxy - sx * sy) / den
+    return (sy - r * sx) / n, r
+
+
+def records_model(ctx, tn, targets):
+    """The seed's record rows against T = F + r n, and ours."""
+    seed = {"CephFS (seed)": [(RECS[o], sc) for o, _, _, sc, _ in OPS if o in RECS],
+            "RBD (seed)": [(RECS[o], sr) for o, _, _, _, sr in OPS if o in RECS]}
+    rows = []
+    for label, pts in seed.items():
+        F, r = fit(pts)
+        rows.append([label, *[f(y, 2) for _, y in pts], f(F, 2), f(r * 1e6, 1),
+                     " / ".join(f"{F + r * x:.2f}" for x, _ in pts)])
+    for t in tn:
+        pts = [(RECS[o], med(ctx, f"{t}/{o}")[0]) for o in RECS]
+        pts = [(x, y) for x, y in pts if y is not None]
+        if len(pts) < 2:
+            continue
+        F, r = fit(pts)
+        rows.append([targets[t][0] + " (ours)", *[f(y, 3) for _, y in pts], f(F, 3), f(r * 1e6, 2),
+                     " / ".join(f"{F + r * x:.3f}" for x, _ in pts)])
+    return table(["", "1000 recs s", "10000 recs s", "100K recs s", "fixed F s", "per record r µs",
+                  "fit F + r·n"], rows)
+
+
+RECORDS_TEXT = """\
+**What the seed's record script did.** Its rows are not linear in the record count: on CephFS 100× the
+records cost 2.6× the time (4.69 → 12.06 s), on RBD 5.8× (5.07 → 29.65 s), and the slope falls as n grows
+(CephFS: 333 µs per record from 1000 to 10000, 49 µs from 10000 to 100K). A least-squares line
+T = F + r·n (table above) leaves a fixed part F of 4–6 s per stage: about the seed's own "Create table"
+(4.2 s CephFS, 2.5 s RBD) plus a second or two — the cost of the statement(s) and of starting the client,
+which does not grow with the rows. So the script ran few statements whatever n was (multi-row INSERTs or
+one transaction, then a commit): a fixed per-statement cost dominated, and per-record storage work was
+small. With one fsync per record (autocommit) 1000 records alone would take several seconds on a Ceph
+of that era; the seed's 1000 recs row is 0.5 s above its create on CephFS.
+
+**How far the current engines model it.** The records job replays the storage side only: the CREATE
+(metastorm), one 256 B redo append per record flushed every `COMMIT_GROUP` records (redolog), and the
+dirtied 16 kB pages written and fsynced at the end (pgpage; the shutdown checkpoint's writes and fsync
+are inside the stage time, read from `checkpoint_log`). That gives F (the CREATE) and a per-record r
+that is constant: the growth is linear by construction, so the seed's sublinear shape can only come out
+if F dominates — it does at 1000 records here, not at 100K. The client's per-statement time (parsing,
+round trip, mysqld's CPU) is not storage and is not modelled by these engines; the transaction engine
+of the txn issue adds it."""
+
+
+def page(ctx, targets, res):
+    tn = list(targets)
+    out = []
+    rows = []
+    for op, label, sp, sc, sr in OPS:
+        row = [label] + [cell(ctx, f"{t}/{op}") for t in tn]
+        loc = med(ctx, f"local/{op}")[0]
+        row += [f"{med(ctx, f'{t}/{op}')[0] / loc:.1f}×" if loc and med(ctx, f"{t}/{op}")[0] else "—"
+                for t in tn if t != "local"]
+        row += [f(sp), f(sc), f(sr)]
+        rows.append(row)
+    head = ["operation (s)"] + [targets[t][0] for t in tn] + [f"× {t}/local" for t in tn if t != "local"]
+    head += ["seed: plain FS", "seed: CephFS", "seed: RBD"]
+    rep = f"median (min–max) of {ctx.reps} repeats" if ctx.reps > 1 else "one run"
+    out.append(f"### mysql: time per operation, seconds, {rep} (create/drop: mean of one statement)\n\n"
+               + table(head, rows))
+    out.append("### The record rows against a fixed + per-record cost\n\n" + records_model(ctx, tn, targets)
+               + "\n\n" + RECORDS_TEXT)
+    rows = []
+    for c, sc, sr in CALLS:
+        rows.append([c] + [cell(ctx, f"{t}/call-{c}", 1) for t in tn] + [f"{sc:,.0f}", f"{sr:,.0f}"])
+    rows.append(["io_submit"] + ["not modelled"] * len(tn) + ["50", "151"])
+    out.append("### Syscalls of one CREATE TABLE (mysql): µs per statement (calls × mean), " + rep + "\n\n"
+               + table(["syscall"] + [targets[t][0] for t in tn] + ["seed: CephFS", "seed: RBD"], rows))
+    rows = [[targets[t][0], cell(ctx, f"{t}/oltp-txps", 1)] for t in tn]
+    out.append("### sysbench-OLTP-like mix: transactions per second, " + rep + "\n\n"
+               + table(["target", "tx/s (commits/s)"], rows)
+               + "\n\nSeed (sysbench, 100K records, 60 s): **752.04 tx/s on CephFS, 597.17 on RBD**; R/W requests "
+               "10528.55 / 8360.37 per s (mostly buffer-pool reads: no storage analogue here).")
+    plot(ctx, targets, tn)
+    return "\n\n".join(out) + "\n\n![seed 000: seconds per operation, ours with min–max bars, the seed's hollow]" \
+                              "(seed000-mysql.svg)"
+
+
+def plot(ctx, targets, tn):
+    xs = [o[0] for o in OPS]
+    series = []
+    for t in tn:
+        ms = [med(ctx, f"{t}/{o}") for o in xs]
+        series.append({"label": targets[t][0], "values": [m[0] for m in ms],
+                       "lo": [m[1] for m in ms], "hi": [m[2] for m in ms]})
+    for i, lab in ((2, "seed: plain FS"), (3, "seed: CephFS"), (4, "seed: RBD")):
+        series.append({"label": lab, "values": [o[i] for o in OPS], "markers": True})
+    SW.svg_plot(os.path.join(ctx.a.out, "seed000-mysql.svg"), "seed 000: MySQL operations per target",
+                "operation", xs, series, "seconds")

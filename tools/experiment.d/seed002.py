@@ -1,0 +1,157 @@
+# tools/experiment.d/seed002.py - seed 002 (MySQL's schema dump and
+# compressed export with the data files on GlusterFS): jobs/seed002-*.fio on
+# the local disk and on the tools/gluster volume in three states the seed
+# tried and GlusterFS 10 can still express - as set up (io-cache off, the
+# default), client-side io-cache on, and io-cache on with one of the two
+# brick servers down - repeated, the variants interleaved in every repeat.
+#
+# The export's read must reach the bricks: the brick files are on this
+# host's disk, so the data file is laid out first (fio --create_only=1), the
+# page cache is dropped (echo 3 > /proc/sys/vm/drop_caches), then the export
+# runs. Without that the read is served from memory and GlusterFS looks
+# faster than the local disk.
+import os, shutil, statistics, subprocess
+from common import REPO, SW, f, jobs, log, point, table
+
+VARIANTS = [("local", "data on local ext4", None),
+            ("gluster", "GlusterFS replica 2 (io-cache off: GlusterFS 10's default)", "off"),
+            ("gluster-iocache", "GlusterFS, client io-cache on", "on"),
+            ("gluster-down", "GlusterFS, io-cache on, brick 2 down", "on")]
+SEED = {"local": (0.2, 28), "gluster": (18, 165), "gluster-iocache": (18, 70), "gluster-down": (2, 24)}
+GL = os.path.join(REPO, "tools", "gluster")
+
+
+def gluster_mount(ctx):
+    if os.environ.get("GLUSTER_MNT") and os.path.ismount(os.environ["GLUSTER_MNT"]):
+        return os.environ["GLUSTER_MNT"], False
+    r = subprocess.run([GL, "env"], capture_output=True, text=True)
+    if r.returncode != 0 and ctx.a.start_gluster:
+        u = subprocess.run([GL, "up"], capture_output=True, text=True)
+        if u.returncode != 0:
+            ctx.notes.append("tools/gluster up failed: " + (u.stderr.strip().splitlines() or ["?"])[-1])
+            return None, False
+        ctx.a.started_gluster = True
+        r = subprocess.run([GL, "env"], capture_output=True, text=True)
+    if r.returncode != 0:
+        ctx.notes.append("no GlusterFS volume (tools/gluster up, or --start-gluster): GlusterFS columns empty")
+        return None, False
+    return r.stdout.strip().split("=", 1)[1].strip("'\""), True
+
+
+def gl(ctx, *args):
+    """tools/gluster ARGS (only for the volume tools/gluster runs)."""
+    r = subprocess.run([GL, *args], capture_output=True, text=True)
+    if r.returncode != 0:
+        ctx.notes.append(f"tools/gluster {' '.join(args)} failed: " + (r.stderr.strip().splitlines() or ["?"])[-1])
+    return r.returncode == 0
+
+
+def drop_caches(ctx):
+    subprocess.run(["sync"])
+    try:
+        with open("/proc/sys/vm/drop_caches", "w") as fo:
+            fo.write("3\n")
+        return True
+    except OSError as e:
+        if "drop" not in " ".join(ctx.notes):
+            ctx.notes.append(f"cannot drop the page cache ({e.strerror}): export reads may come from memory")
+        return False
+
+
+def run(ctx):
+    short = ctx.a.short
+    gm, ours = gluster_mount(ctx)
+    tables, dsize, esize = (100, "64m", "5m") if short else (400, "1g", "75m")
+    variants = [v for v in VARIANTS if v[0] == "local" or (gm and (ours or v[0] == "gluster"))]
+    if gm and not ours:
+        ctx.notes.append("GLUSTER_MNT is not a tools/gluster volume: io-cache and brick-down variants not run")
+    exp_dir = os.path.join(gm, f"dbfio-exp-export-{os.getpid()}") if gm else ctx.fresh("export")
+    os.makedirs(exp_dir, exist_ok=True)
+    try:
+        for rep in range(ctx.reps):
+            data = {"local": ctx.fresh(f"local-data-{rep}")}
+            if gm:
+                data["gluster"] = os.path.join(gm, f"dbfio-exp-{os.getpid()}-{rep}")
+                os.makedirs(data["gluster"], exist_ok=True)
+            for v, _, iocache in variants:
+                one(ctx, rep, v, iocache, data["local" if v == "local" else "gluster"], exp_dir, tables, dsize, esize)
+            for d in data.values():
+                shutil.rmtree(d, ignore_errors=True)
+    finally:
+        if ours:
+            gl(ctx, "set", "performance.io-cache", "default")
+        shutil.rmtree(exp_dir, ignore_errors=True)
+    return page(ctx, variants, tables, dsize, esize, gm)
+
+
+def one(ctx, rep, v, iocache, d, exp_dir, tables, dsize, esize):
+    """One variant, one repeat: schema pass, export (laid out, caches dropped)."""
+    if iocache:
+        gl(ctx, "set", "performance.io-cache", iocache)
+    if v == "gluster-down":
+        gl(ctx, "brick", "stop", "2")
+    try:
+        sd = os.path.join(d, f"schema-{v}")
+        os.makedirs(sd, exist_ok=True)
+        rs = ctx.sweep("jobs/seed002-schema.fio", {"TABLES": tables}, {"DIR": sd}, f"{v}/schema/r{rep + 1}",
+                       show=rep == 0)
+        shutil.rmtree(sd, ignore_errors=True)
+        env = {"DATA_DIR": d, "EXPORT_DIR": exp_dir, "EXPORT_SIZE": esize}
+        ctx.sweep("jobs/seed002-export.fio", {"DATA_SIZE": dsize}, env, f"{v}/layout/r{rep + 1}",
+                  show=rep == 0, extra=["--create_only=1"])
+        dropped = drop_caches(ctx)
+        re_ = ctx.sweep("jobs/seed002-export.fio", {"DATA_SIZE": dsize}, env, f"{v}/export/r{rep + 1}",
+                        show=rep == 0)
+        if rep == 0 and dropped:
+            ctx.cmds.append("sync; echo 3 > /proc/sys/vm/drop_caches   # before every export run above")
+    finally:
+        if v == "gluster-down":
+            gl(ctx, "brick", "start")
+    s = jobs(point(rs, TABLES=tables)).get("schema")
+    e = jobs(point(re_, DATA_SIZE=dsize))
+    if s:
+        ctx.measure(f"{v}/schema", rep, s["read"]["clat_ns"]["mean"] * s["read"]["total_ios"] / 1e9)
+    if e:
+        ctx.measure(f"{v}/export", rep, max(j["job_runtime"] for j in e.values()) / 1e3)
+        r = e.get("read-data")
+        if r:
+            ctx.measure(f"{v}/read-mibs", rep, r["read"]["bw_bytes"] / 1048576)
+    log(f"seed002 r{rep + 1} {v}: schema {f(ctx.m.get(f'{v}/schema', [None])[-1], 3)} s, "
+        f"export {f(ctx.m.get(f'{v}/export', [None])[-1], 3)} s")
+
+
+def med(ctx, key):
+    v = [x for x in ctx.m.get(key, []) if x is not None]
+    return (statistics.median(v), min(v), max(v)) if v else (None, None, None)
+
+
+def cell(ctx, key, nd=3):
+    m, lo, hi = med(ctx, key)
+    if m is None:
+        return "—"
+    return f"{f(m, nd)} ({f(lo, nd)}–{f(hi, nd)})" if ctx.reps > 1 else f(m, nd)
+
+
+def page(ctx, variants, tables, dsize, esize, gm):
+    rows = []
+    for v, label, _ in variants:
+        rows.append([label, cell(ctx, f"{v}/schema"), cell(ctx, f"{v}/export"), cell(ctx, f"{v}/read-mibs", 0),
+                     f(SEED[v][0]), f(SEED[v][1])])
+    head = ["data files on", "Printing schema s", "Compressed export s", "export: read MiB/s",
+            "seed: schema s", "seed: export s"]
+    rep = f"median (min–max) of {ctx.reps} repeats" if ctx.reps > 1 else "one run"
+    where = "GlusterFS" if gm else "the local disk (no GlusterFS)"
+    xs = ["schema", "export"]
+    series = []
+    for v, label, _ in variants:
+        ms = [med(ctx, f"{v}/{x}") for x in xs]
+        series.append({"label": v, "values": [m[0] for m in ms], "lo": [m[1] for m in ms], "hi": [m[2] for m in ms]})
+    for v, _, _ in variants:
+        series.append({"label": f"seed: {v}", "values": list(SEED[v]), "markers": True})
+    SW.svg_plot(os.path.join(ctx.a.out, "seed002-glusterfs.svg"), "seed 002: seconds per operation",
+                "operation", xs, series, "seconds")
+    return (f"### mysqldump-like operations, seconds, {rep} ({tables} tables; {dsize} of data read, {esize} of "
+            f"export written to {where}; page cache dropped before every export)\n\n" + table(head, rows) +
+            "\n\nThe seed's io-cache and one-down rows are its cumulative tuning steps (io-cache added, then the "
+            "remote node shut down); here each variant starts from the same volume.\n\n"
+            "![seed 002: ours with min–max bars, the seed's hollow](seed002-glusterfs.svg)")
