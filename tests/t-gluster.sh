@@ -1,5 +1,5 @@
 #!/bin/bash
-# Description: tools/gluster: up, write+fsync+read on the replica-2 mount, status, down leaves nothing behind
+# Description: tools/gluster: up, write+fsync+read on the replica-2 mount, set/get an option, one brick down and back (healed), status, down leaves nothing behind
 # Timeout: 240
 . "$(dirname "$0")/lib.sh"
 GL=$REPO/tools/gluster
@@ -41,6 +41,30 @@ for b in b1 b2; do
 	cmp "$TMP/data" "$DBFIO_GLUSTER_DIR/bricks/$b/probe" || fail "brick $b does not hold the file"
 done
 ok "1 MiB written, fsynced, read back; both bricks hold it"
+
+# set/get (seed 002's io-cache), read back through the gluster CLI itself
+G() { gluster --mode=script --glusterd-sock="$DBFIO_GLUSTER_DIR/run/glusterd.socket" --log-file="$TMP/cli.log" "$@"; }
+"$GL" set performance.io-cache on 2>"$TMP/set.err" || { cat "$TMP/set.err"; fail "set performance.io-cache on failed"; }
+G volume get dbfio performance.io-cache | grep -qE '^performance.io-cache +on' || fail "io-cache is not on after set"
+[ "$("$GL" get performance.io-cache)" = on ] || fail "get does not say on"
+"$GL" set performance.io-cache default 2>/dev/null || fail "set ... default failed"
+G volume get dbfio performance.io-cache | grep -qE '^performance.io-cache +off' || fail "io-cache not back to its default (off)"
+"$GL" set 2>/dev/null && fail "set without KEY VALUE accepted"
+ok "set/get performance.io-cache on/default"
+
+# one brick's server down (seed 002): its glusterfsd is gone, writes land on the other brick only;
+# brick start brings it back and heals the file onto it
+pidf=$(echo "$DBFIO_GLUSTER_DIR"/run/vols/dbfio/*-bricks-b2.pid)
+bp=$(cat "$pidf")
+"$GL" brick stop 2 2>"$TMP/bs.err" || { cat "$TMP/bs.err"; fail "brick stop 2 failed"; }
+[ -d "/proc/$bp" ] && fail "brick 2's glusterfsd (pid $bp) still runs"
+dd if="$TMP/data" of="$mnt/probe-down" bs=64k conv=fsync status=none || fail "write with one brick down failed"
+cmp "$TMP/data" "$DBFIO_GLUSTER_DIR/bricks/b1/probe-down" || fail "brick 1 does not hold the file written while 2 was down"
+[ -e "$DBFIO_GLUSTER_DIR/bricks/b2/probe-down" ] && fail "brick 2 got the file while down"
+"$GL" brick start 2>"$TMP/bu.err" || { cat "$TMP/bu.err"; fail "brick start failed"; }
+cmp "$TMP/data" "$DBFIO_GLUSTER_DIR/bricks/b2/probe-down" || fail "brick 2 was not healed after brick start"
+"$GL" brick stop 3 2>/dev/null && fail "brick stop 3 accepted"
+ok "brick stop 2: writes on brick 1 only; brick start: healed onto brick 2"
 
 "$GL" status >"$TMP/status" || { cat "$TMP/status"; fail "status says not up"; }
 grep -q '^up ' "$TMP/status" || fail "status: no 'up' line"

@@ -14,7 +14,7 @@ def run(ctx):
     conns = [4, 16, 64] if ctx.a.short else [4, 8, 16, 32, 64]
     stores = ["rbd", "posix"] if os.environ.get("CEPH_CONF") else ["posix"]
     for rep in range(ctx.reps):
-        env = {"DIR": ctx.fresh(f"pg-{rep}"), "RUNTIME": 5 if ctx.a.short else 20,
+        env = {"DIR": ctx.fresh(f"pg-{rep}"), "RUNTIME": 5 if ctx.a.short else 15,
                "DATA_IMAGE": "seed001-pgdata", "WAL_IMAGE": "seed001-pgwal"}
         r = ctx.sweep("jobs/seed001-pgbench.fio", {"CONNS": ",".join(map(str, conns)), "STORE": ",".join(stores)},
                       env, f"pgbench/r{rep + 1}", "pgwal:write.iops,pgwal:write.clat_p99_ms,pgdata:sync.lat_p99_ms",
