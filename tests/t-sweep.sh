@@ -14,6 +14,8 @@ size=\${SIZE}
 fsync=8
 # a sidecar through SWEEP_POINT_DIR: fio's own write_bw_log
 write_bw_log=\${SWEEP_POINT_DIR}/bw
+# a sidecar by a relative name: fio runs in the point's directory
+write_lat_log=rel
 [w]
 rw=\${RW}
 bs=\${BS}
@@ -27,6 +29,8 @@ n=$(find "$run" -name point.json | wc -l)
 for p in BS=4k_RW=write BS=4k_RW=randwrite BS=16k_RW=write BS=16k_RW=randwrite; do
 	[ "$(json "$run/$p/point.json" "d['jobs'][0]['error']")" = 0 ] || fail "$p: fio error"
 	ls "$run/$p"/bw*.log >/dev/null 2>&1 || fail "$p: no sidecar written through SWEEP_POINT_DIR"
+	ls "$run/$p"/rel_*lat*.log >/dev/null 2>&1 || fail "$p: the relative sidecar is not in the point's directory"
+	grep -q "^cwd: $run/$p\$" "$run/$p/point.txt" || fail "$p: fio did not run in the point's directory"
 done
 grep -q '^point 4/4 BS=16k RW=randwrite  eta ' "$TMP/err1" || { cat "$TMP/err1"; fail "no progress line with eta"; }
 rows=$(python3 -c 'import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); print(len(r), sum(x["status"] == "ok" and float(x["write.iops"]) > 0 for x in r))' "$run/summary.csv")
@@ -37,7 +41,8 @@ for f in "$run"/plot-*.svg; do
 	python3 -c 'import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); assert r.tag.endswith("svg") and len(r.findall("{http://www.w3.org/2000/svg}polyline")) == 2' "$f" ||
 		fail "$(basename "$f") is not an SVG with 2 lines"
 done
-ok "4 points, summary.csv 4 rows, $(ls "$run"/plot-*.svg | wc -l) SVG plots"
+ls "$REPO"/rel_*lat*.log >/dev/null 2>&1 && fail "a relative sidecar landed in the repository root"
+ok "4 points, summary.csv 4 rows, $(ls "$run"/plot-*.svg | wc -l) SVG plots, relative sidecars in the point directories"
 
 touch "$TMP/stamp"
 sweep >/dev/null 2>"$TMP/err2" || { cat "$TMP/err2"; fail "re-run failed"; }
