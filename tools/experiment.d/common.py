@@ -47,6 +47,8 @@ class Ctx:
         r = subprocess.run(cmd, cwd=REPO, env={**os.environ, **{k: str(v) for k, v in env.items()}},
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         bad = [l.strip() for l in r.stderr.splitlines() if "failed" in l]
+        if r.returncode and not bad:   # a usage error or an OSError: sweep's last line says which
+            bad = [f"tools/sweep exit {r.returncode}: " + (r.stderr.strip().splitlines() or ["?"])[-1]]
         log(f"{self.seed} {name}: {time.time() - t:.0f}s" + (f", {bad[0]}" if bad else ""))
         if bad:
             self.notes.append(f"{name}: {bad[0]}")
