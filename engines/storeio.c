@@ -26,6 +26,7 @@ struct storeio_data {
 	struct store *store;
 	struct store_req **done;
 	int ndone;
+	int sync;	/* the store has no real submit/reap path */
 };
 
 struct storeio_options {
@@ -39,6 +40,15 @@ static struct fio_option options[] = {
 		.name	= NULL,
 	},
 };
+
+/* A finished request's result into its io_u: error or short transfer. */
+static void storeio_result(struct io_u *io_u, const struct store_req *r)
+{
+	if (r->result < 0)
+		io_u->error = -r->result;
+	else if (ddir_rw(io_u->ddir) && (unsigned long long)r->result != io_u->xfer_buflen)
+		io_u->resid = io_u->xfer_buflen - r->result;
+}
 
 static int fio_storeio_setup(struct thread_data *td)
 {
@@ -80,6 +90,7 @@ static int fio_storeio_init(struct thread_data *td)
 		goto err;
 	if (fio_store_connect(td, "storeio", &o->so, NULL, 0, &sd->store))
 		goto err;
+	sd->sync = !(store_caps(sd->store) & STORE_CAP_ASYNC);
 	td->io_ops_data = sd;
 	return 0;
 err:
@@ -161,6 +172,21 @@ static int fio_storeio_unlink_file(struct thread_data *td, struct fio_file *f)
 	return ret && ret != -ENOENT ? 1 : 0;
 }
 
+/*
+ * A synchronous store does the I/O in the call: complete it here. Queued,
+ * it would wait for fio's next reap, which fio runs only when iodepth
+ * requests are queued: every clat would be ~iodepth x the service time.
+ */
+static ssize_t storeio_sync(struct store *s, struct store_req *r)
+{
+	switch (r->op) {
+	case SOP_WRITE:		return store_pwrite(s, r->file, r->buf, r->len, r->off);
+	case SOP_READ:		return store_pread(s, r->file, r->buf, r->len, r->off);
+	case SOP_FSYNC:		return store_fsync(s, r->file);
+	default:		return store_fdatasync(s, r->file);
+	}
+}
+
 static enum fio_q_status fio_storeio_queue(struct thread_data *td, struct io_u *io_u)
 {
 	struct storeio_data *sd = td->io_ops_data;
@@ -170,8 +196,8 @@ static enum fio_q_status fio_storeio_queue(struct thread_data *td, struct io_u *
 
 	fio_ro_check(td, io_u);
 	/*
-	 * The posix and cephfs backends do the I/O inside store_submit(): stamp
-	 * the issue time before it, or fio would book the I/O as submission
+	 * The posix and cephfs backends do the I/O inside this call: stamp the
+	 * issue time before it, or fio would book the I/O as submission
 	 * latency (it stamps after queue() returns).
 	 */
 	if (fio_fill_issue_time(td))
@@ -189,6 +215,13 @@ static enum fio_q_status fio_storeio_queue(struct thread_data *td, struct io_u *
 	default:
 		io_u->error = EOPNOTSUPP;
 		td_verror(td, io_u->error, "storeio: trim is not supported");
+		return FIO_Q_COMPLETED;
+	}
+	if (sd->sync) {
+		r->result = storeio_sync(sd->store, r);
+		storeio_result(io_u, r);
+		if (io_u->error)
+			td_verror(td, io_u->error, store_op_name(r->op));
 		return FIO_Q_COMPLETED;
 	}
 	ret = store_submit(sd->store, r);
@@ -221,10 +254,7 @@ static struct io_u *fio_storeio_event(struct thread_data *td, int event)
 	struct storeio_iou *si = r->priv;
 	struct io_u *io_u = si->io_u;
 
-	if (r->result < 0)
-		io_u->error = -r->result;
-	else if (ddir_rw(io_u->ddir) && (unsigned long long)r->result != io_u->xfer_buflen)
-		io_u->resid = io_u->xfer_buflen - r->result;
+	storeio_result(io_u, r);
 	return io_u;
 }
 
