@@ -117,7 +117,8 @@ int fio_store_require(struct thread_data *td, const char *engine,
 void fio_store_sidecar_path(struct thread_data *td, const char *base,
 			    char *buf, size_t len)
 {
-	if (td->o.numjobs > 1)
+	/* fio sets numjobs = 1 on the clones of a numjobs=N job: they have subjob_number > 0 */
+	if (td->o.numjobs > 1 || td->subjob_number > 0)
 		snprintf(buf, len, "%s.%d", base, td->thread_number);
 	else
 		snprintf(buf, len, "%s", base);

@@ -103,7 +103,10 @@ int fio_store_require(struct thread_data *td, const char *engine,
 void fio_store_report(struct thread_data *td, const char *engine,
 		      const struct store_opts *o, const struct store *s);
 
-/* Path of the sidecar for this job: lat_json, with ".<thread number>" when numjobs > 1. */
+/*
+ * Path of the sidecar for this job: base, with ".<thread number>" for every
+ * job of a numjobs > 1 job (fio's clones included).
+ */
 void fio_store_sidecar_path(struct thread_data *td, const char *base,
 			    char *buf, size_t len);
 
