@@ -105,7 +105,7 @@ $(B)/obj/eng_%.o: engines/%.c engines/*.h $(CB)/config.mk
 	@mkdir -p $(dir $@)
 	$(QUIET_CC)$(CC) $(BASE_CFLAGS) $(FIO_CFLAGS) -Iengines $(CFLAGS) -c -o $@ $<
 
-ENGINE_COMMON := $(B)/obj/eng_fio_store.o $(STORE_OBJ)
+ENGINE_COMMON := $(B)/obj/eng_fio_store.o $(B)/obj/eng_owner.o $(STORE_OBJ)
 
 .SECONDEXPANSION:
 $(B)/%.so: $(B)/obj/eng_%.o $$(addprefix $(B)/obj/eng_,$$(notdir $$(subst .c,.o,$$($$*_EXTRA)))) $(ENGINE_COMMON) engines/export.map

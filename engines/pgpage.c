@@ -32,6 +32,7 @@
 
 #include "fio_store.h"
 #include "pgpage.h"
+#include "owner.h"
 
 #define PG_LAT_BATCH	64
 
@@ -49,6 +50,7 @@ struct pgpage_data {
 	uint64_t *nblocks;		/* per relation: its length in pages */
 	struct pg_ckpt *ck;
 	struct store_req **done;
+	struct owner own;		/* the relation files are dbfio's (owner.h) */
 	int async;			/* store has a real submit/reap path */
 	unsigned int bs_shift;		/* log2(block_size) */
 	uint64_t rand;
@@ -294,6 +296,40 @@ static int pg_start_checkpointer(struct thread_data *td, struct pgpage_data *pd,
 	return 0;
 }
 
+/*
+ * The relation files are created only where dbfio made them: every segment
+ * of every relation not yet claimed must be absent (all checked before any
+ * claim), then each relation is claimed as "<relfilenode>.*".
+ */
+static int pg_claim_relations(struct thread_data *td, struct pgpage_data *pd)
+{
+	const struct pg_geom *g = &pd->g;
+	char name[64], line[72];
+	unsigned int r, k, pass;
+	int ret = owner_init(&pd->own, pd->store);
+
+	for (pass = 0; !ret && pass < 2; pass++) {
+		for (r = 0; !ret && r < g->relations; r++) {
+			pg_seg_name(g, pg_seg_index(g, r, 0), name, sizeof(name));
+			snprintf(line, sizeof(line), "%s.*", name);
+			for (k = 0; !ret && !pass && !owner_claimed(&pd->own, line) &&
+			     k < g->segs_per_rel; k++) {
+				pg_seg_name(g, pg_seg_index(g, r, k), name, sizeof(name));
+				ret = owner_check(&pd->own, name);
+			}
+			if (pass)	/* already claimed: still ours to remove with unlink=1 */
+				ret = owner_claim_set(&pd->own, line, NULL, 0, 0);
+		}
+	}
+	if (!ret)
+		ret = owner_sync(&pd->own);
+	if (ret) {
+		log_err("pgpage: %s\n", pd->own.err);
+		td_verror(td, ret == -EEXIST ? EEXIST : -ret, "relation files");
+	}
+	return ret;
+}
+
 static int fio_pgpage_init(struct thread_data *td)
 {
 	struct pgpage_options *o = td->eo;
@@ -317,11 +353,12 @@ static int fio_pgpage_init(struct thread_data *td)
 	if (fio_store_connect(td, "pgpage", &o->so, td->o.directory, 0, &pd->store))
 		goto err;
 	pd->async = !!(store_caps(pd->store) & STORE_CAP_ASYNC);
-	if (pg_start_checkpointer(td, pd, o))
+	if (pg_claim_relations(td, pd) || pg_start_checkpointer(td, pd, o))
 		goto err_store;
 	td->io_ops_data = pd;
 	return 0;
 err_store:
+	owner_exit(&pd->own);
 	store_exit(pd->store);
 err:
 	free(pd->done);
@@ -393,6 +430,7 @@ static void fio_pgpage_cleanup(struct thread_data *td)
 		return;
 	pg_shutdown(td, pd);
 	fio_store_report(td, "pgpage", &o->so, pd->store);
+	owner_exit(&pd->own);
 	store_exit(pd->store);
 	free(pd->done);
 	free(pd->nblocks);
@@ -443,11 +481,15 @@ static int fio_pgpage_unlink_file(struct thread_data *td, struct fio_file *f)
 	pg_shutdown(td, pd);
 	for (i = 0; i < pd->g.nsegs; i++) {
 		pg_seg_name(&pd->g, i, name, sizeof(name));
-		ret = store_unlink(pd->store, name);
+		ret = owner_claimed(&pd->own, name) ? store_unlink(pd->store, name) : 0;
 		if (ret && ret != -ENOENT && !err) {
 			log_err("pgpage: unlink(%s) failed: %s\n", name, strerror(-ret));
 			err = 1;
 		}
+	}
+	if (!err && owner_release(&pd->own)) {
+		log_err("pgpage: %s\n", pd->own.err);
+		err = 1;
 	}
 	return err;
 }

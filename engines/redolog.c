@@ -310,6 +310,7 @@ static int fio_redolog_init(struct thread_data *td)
 		fio_store_sidecar_path(td, o->write_trace, trace, sizeof(trace));
 		c.trace = trace;
 	}
+	c.unlink = td->o.unlink;	/* removed at close, after the last flush */
 	rd->log_open = 1;
 	if (rl_log_open(&rd->log, rd->store, &c, "redolog")) {
 		log_err("redolog: %s\n", rd->log.err);
@@ -361,6 +362,12 @@ static int fio_redolog_open_file(struct thread_data *td, struct fio_file *f)
 }
 
 static int fio_redolog_close_file(struct thread_data *td, struct fio_file *f)
+{
+	return 0;
+}
+
+/* unlink=1: fio's file is no file; the log's files go at cleanup, after the last flush. */
+static int fio_redolog_unlink_file(struct thread_data *td, struct fio_file *f)
 {
 	return 0;
 }
@@ -510,6 +517,7 @@ struct ioengine_ops ioengine = {
 	.event			= fio_redolog_event,
 	.open_file		= fio_redolog_open_file,
 	.close_file		= fio_redolog_close_file,
+	.unlink_file		= fio_redolog_unlink_file,
 	.option_struct_size	= sizeof(struct redolog_options),
 	.options		= options,
 };

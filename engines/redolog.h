@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include "store.h"
 #include "redolog_fmt.h"
+#include "owner.h"
 
 enum rl_flush { RL_FLUSH_NONE, RL_FLUSH_FSYNC, RL_FLUSH_FDATASYNC };
 
@@ -26,6 +27,7 @@ struct rl_cfg {
 	int skip_flush;		/* test only: never flush */
 	const char *lsn_file;	/* local sidecar, or NULL */
 	const char *trace;	/* write trace, or NULL */
+	int unlink;		/* fio's unlink=1: remove the log files at close */
 };
 
 struct rl_stats {
@@ -66,14 +68,19 @@ struct rl_log {
 	struct store_req *reqs;
 	unsigned int nreqs_max;
 	struct rl_stats st;
+	struct owner own;	/* the names this log may create (owner.h) */
 	char err[256];		/* last error: "<call>(<file>) failed: ..." */
 	int failed;		/* -errno of the first failed write/flush: log unusable */
 	char failed_why[200];
 };
 
-/* Create (zero-filled) and open the log files, write the meta file. */
+/*
+ * Create (zero-filled) and open the log files, write the meta file. Refuses
+ * (-EEXIST, l->err naming the file) a log file that exists and is not dbfio's.
+ */
 int rl_log_open(struct rl_log *l, struct store *s, const struct rl_cfg *c,
 		const char *engine);
+/* Close; with c.unlink, remove every file the log created. */
 void rl_log_close(struct rl_log *l);
 
 /* Bytes of stream room left in the buffer. */

@@ -38,6 +38,16 @@ static void rl_side_write(struct rl_log *l)
 		snprintf(l->err, sizeof(l->err), "sidecar write failed: %s", strerror(errno));
 }
 
+/* A file is created or renamed to under a database's name only when it is dbfio's (owner.h). */
+static int rl_claim(struct rl_log *l, const char *name, unsigned int flags)
+{
+	int ret = owner_claim(&l->own, name, flags);
+
+	if (ret)
+		snprintf(l->err, sizeof(l->err), "%s", l->own.err);
+	return ret;
+}
+
 /* Create one log file zero-filled at its full size, as the databases do. */
 static int rl_create_file(struct rl_log *l, const char *name, const uint8_t *hdr,
 			  size_t hdrlen, struct store_file **fp)
@@ -48,6 +58,9 @@ static int rl_create_file(struct rl_log *l, const char *name, const uint8_t *hdr
 	void *z;
 	int ret;
 
+	ret = rl_claim(l, name, OWNER_DURABLE);
+	if (ret)
+		return ret;
 	ret = store_open(l->s, name, O_RDWR | O_CREAT | O_TRUNC | l->c.open_flags, 0644, sz, &f);
 	if (ret)
 		return rl_fail(l, ret, "open", name);
@@ -142,9 +155,34 @@ static int rl_redo_dir(struct rl_log *l, char *dir, size_t len)
 	}
 	for (k = last >= RL_REDO_FILES ? last - RL_REDO_FILES + 1 : 0; k < last + RL_REDO_FILES; k++) {
 		rl_file_name(&l->c.g, k, name, sizeof(name) - 4);
-		store_unlink(l->s, name);
+		if (owner_claimed(&l->own, name))	/* never a real MySQL's file */
+			store_unlink(l->s, name);
 		strcat(name, "_tmp");
-		store_unlink(l->s, name);
+		if (owner_claimed(&l->own, name))
+			store_unlink(l->s, name);
+	}
+	return 0;
+}
+
+/* Every name the log creates, checked before any is claimed: a refused run leaves nothing. */
+static int rl_check_names(struct rl_log *l)
+{
+	const struct rl_geo *g = &l->c.g;
+	char name[128];
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i <= l->nslots; i++) {
+		if (i == l->nslots)
+			rl_meta_name(g->flavor, g->prefix, name, sizeof(name));
+		else
+			rl_file_name(g, g->flavor == RL_POSTGRES ? i + 1 : i, name, sizeof(name) - 4);
+		if (g->redo8030 && i && i < l->nslots)
+			strcat(name, "_tmp");
+		if ((ret = owner_check(&l->own, name))) {
+			snprintf(l->err, sizeof(l->err), "%s", l->own.err);
+			return ret;
+		}
 	}
 	return 0;
 }
@@ -157,6 +195,11 @@ static int rl_create_files(struct rl_log *l)
 	unsigned int i;
 	int ret;
 
+	if ((ret = rl_check_names(l)))
+		return ret;
+	rl_meta_name(g->flavor, g->prefix, name, sizeof(name));
+	if ((ret = rl_claim(l, name, OWNER_DURABLE)))	/* the meta */
+		return ret;
 	if (g->redo8030 && (ret = rl_redo_dir(l, dir, sizeof(dir))))
 		return ret;
 	for (i = 0; i < l->nslots; i++) {
@@ -194,6 +237,10 @@ int rl_log_open(struct rl_log *l, struct store *s, const struct rl_cfg *c,
 	l->s = s;
 	l->engine = engine;
 	l->side_fd = -1;
+	if (owner_init(&l->own, s)) {
+		snprintf(l->err, sizeof(l->err), "%s", l->own.err);
+		return -EIO;
+	}
 	l->nslots = c->g.nfiles;
 	l->cap = rl_capacity(&c->g, c->wa);
 	l->stride = l->cap / 8;
@@ -230,6 +277,27 @@ int rl_log_open(struct rl_log *l, struct store *s, const struct rl_cfg *c,
 	return rl_create_files(l);
 }
 
+/* unlink=1: remove every name this log claimed (renamed-away names are gone already). */
+static void rl_remove(struct rl_log *l)
+{
+	char dir[96];
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < l->own.nmine; i++) {
+		ret = store_unlink(l->s, l->own.mine[i]);
+		if (ret && ret != -ENOENT)
+			fprintf(stderr, "%s: unlink(%s) failed: %s\n", l->engine,
+				l->own.mine[i], strerror(-ret));
+	}
+	if (l->c.g.redo8030) {
+		snprintf(dir, sizeof(dir), "%s" RL_REDO_DIR, l->c.g.prefix);
+		store_rmdir(l->s, dir);
+	}
+	if (owner_release(&l->own))
+		fprintf(stderr, "%s: %s\n", l->engine, l->own.err);
+}
+
 void rl_log_close(struct rl_log *l)
 {
 	unsigned int i;
@@ -237,9 +305,12 @@ void rl_log_close(struct rl_log *l)
 	for (i = 0; l->fh && i < l->nslots; i++)
 		if (l->fh[i])
 			store_close(l->s, l->fh[i]);
-	if (l->files_ok && l->c.g.redo8030)	/* the next run's cleanup reads last_file */
+	if (l->files_ok && l->c.g.redo8030 && !l->c.unlink)	/* the next run reads last_file */
 		rl_write_meta(l);
+	if (l->files_ok && l->c.unlink)
+		rl_remove(l);
 	l->files_ok = 0;
+	owner_exit(&l->own);
 	if (l->side_fd >= 0)
 		close(l->side_fd);
 	if (l->trace)
@@ -382,6 +453,9 @@ static int rl_file(struct rl_log *l, uint64_t no, struct store_file **fp)
 			return rl_fail(l, ret, "fdatasync", from);
 		l->dirty[slot] = 0;
 	}
+	/* as PostgreSQL stat()s a recycled segment's new name: never over a file not ours */
+	if ((ret = rl_claim(l, to, 0)))
+		return ret;
 	store_close(l->s, l->fh[slot]);
 	l->fh[slot] = NULL;
 	ret = store_rename(l->s, from, to);

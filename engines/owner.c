@@ -1,0 +1,368 @@
+/*
+ * owner.c - the ownership marker of the files dbfio creates under a
+ * database's own names (see owner.h for the rules).
+ *
+ * The marker is a small text file at the store's root: a header line, then
+ * one claimed name per line. Claims are appended (pwrite at the end), so a
+ * crash at any point leaves every earlier claim intact; the claims made at
+ * start-up are fsynced, so they survive a power loss as well. A claim made
+ * while the job runs (a recycled WAL segment's new name) is not fsynced: it
+ * survives a killed process (the page cache does), and a power loss can only
+ * make the next run refuse a file dbfio made, never overwrite one it did not.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "owner.h"
+
+#define OWNER_HEADER	"dbfio owner marker 1: the names below were created by dbfio's engines\n"
+#define OWNER_MAX	(64u << 20)
+
+/* jobs of one fio process (threads) may share a directory and its marker */
+static pthread_mutex_t owner_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int owner_fail(struct owner *o, int ret, const char *call, const char *name)
+{
+	snprintf(o->err, sizeof(o->err), "%s(%s) failed: %s", call, name, strerror(-ret));
+	return ret;
+}
+
+static int push(char ***v, unsigned int *n, unsigned int *cap, const char *s, size_t len)
+{
+	char **nv;
+
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 64;
+		nv = realloc(*v, *cap * sizeof(*nv));
+		if (!nv)
+			return -ENOMEM;
+		*v = nv;
+	}
+	(*v)[*n] = strndup(s, len);
+	if (!(*v)[*n])
+		return -ENOMEM;
+	(*n)++;
+	return 0;
+}
+
+static void free_list(char **v, unsigned int n)
+{
+	while (n--)
+		free(v[n]);
+	free(v);
+}
+
+/*
+ * The marker's calls go to the backend directly: not counted as the
+ * database's I/O, and never O_DIRECT (the marker's buffers are not aligned).
+ */
+static int m_open(struct store *s, const char *name, int flags, struct store_file **fp)
+{
+	int direct = s->cfg.direct, ret;
+
+	s->cfg.direct = 0;
+	ret = s->ops->open(s, name, flags, 0644, 4096, fp);
+	s->cfg.direct = direct;
+	return ret;
+}
+
+/* 1 when name exists in the store, 0 when not, or -errno. */
+static int exists(struct store *s, const char *name)
+{
+	struct store_file *f;
+	int ret = m_open(s, name, O_RDONLY, &f);
+
+	if (!ret) {
+		s->ops->close(s, f);
+		return 1;
+	}
+	return ret == -ENOENT || ret == -ENOTDIR ? 0 : ret;
+}
+
+/* (Re)read the marker's claims. Caller holds owner_lock. */
+static int load(struct owner *o)
+{
+	struct store_file *f;
+	uint64_t size = 0;
+	char *text, *p, *nl;
+	ssize_t n;
+	int ret;
+
+	free_list(o->claims, o->nclaims);
+	o->claims = NULL;
+	o->nclaims = o->cap = 0;
+	ret = m_open(o->s, OWNER_MARKER, O_RDONLY, &f);
+	if (ret == -ENOENT)
+		return 0;
+	if (ret)
+		return owner_fail(o, ret, "open", OWNER_MARKER);
+	ret = o->s->ops->fstat(o->s, f, &size);
+	if (!ret && size > OWNER_MAX)
+		ret = -EFBIG;
+	text = ret ? NULL : malloc(size + 1);
+	if (!ret && !text)
+		ret = -ENOMEM;
+	if (!ret) {
+		n = o->s->ops->preadv(o->s, f, &(struct iovec){ text, size }, 1, 0);
+		ret = n < 0 ? (int)n : 0;
+		size = n < 0 ? 0 : (uint64_t)n;
+	}
+	o->s->ops->close(o->s, f);
+	for (p = text; !ret && p < text + size; p = nl + 1) {
+		text[size] = '\0';
+		nl = strchr(p, '\n');
+		if (!nl)
+			break;	/* a claim cut short by a crash: its file was never made */
+		if (nl > p && strncmp(p, OWNER_HEADER, nl - p))
+			ret = push(&o->claims, &o->nclaims, &o->cap, p, nl - p);
+	}
+	free(text);
+	return ret ? owner_fail(o, ret, "read", OWNER_MARKER) : 0;
+}
+
+int owner_init(struct owner *o, struct store *s)
+{
+	int ret;
+
+	memset(o, 0, sizeof(*o));
+	o->s = s;
+	o->off = s->cfg.backend == STORE_RBD;
+	if (o->off)
+		return 0;
+	pthread_mutex_lock(&owner_lock);
+	ret = load(o);
+	pthread_mutex_unlock(&owner_lock);
+	return ret;
+}
+
+void owner_exit(struct owner *o)
+{
+	free_list(o->claims, o->nclaims);
+	free_list(o->mine, o->nmine);
+	o->claims = o->mine = NULL;
+	o->nclaims = o->nmine = 0;
+}
+
+static int line_matches(const char *line, const char *name)
+{
+	size_t n = strlen(line);
+
+	if (n >= 2 && !strcmp(line + n - 2, ".*"))	/* "<stem>.*": stem and stem.<suffix> */
+		return !strncmp(line, name, n - 2) && (!name[n - 2] || name[n - 2] == '.');
+	return !strcmp(line, name);
+}
+
+int owner_claimed(const struct owner *o, const char *name)
+{
+	unsigned int i;
+
+	if (o->off)
+		return 1;
+	for (i = 0; i < o->nclaims; i++)
+		if (line_matches(o->claims[i], name))
+			return 1;
+	return 0;
+}
+
+static int have_line(const struct owner *o, const char *line)
+{
+	unsigned int i;
+
+	for (i = 0; i < o->nclaims; i++)
+		if (!strcmp(o->claims[i], line))
+			return 1;
+	return 0;
+}
+
+/* Append line to the marker (created with its header when missing). Caller holds owner_lock. */
+static int append(struct owner *o, const char *line, unsigned int flags)
+{
+	struct store *s = o->s;
+	struct store_file *f;
+	char buf[1024];
+	uint64_t size = 0;
+	int ret, made = 0, n;
+	ssize_t w;
+
+	ret = m_open(s, OWNER_MARKER, O_RDWR | O_CREAT | O_EXCL, &f);
+	if (!ret)
+		made = 1;
+	else if (ret == -EEXIST)
+		ret = m_open(s, OWNER_MARKER, O_RDWR, &f);
+	if (ret)
+		return owner_fail(o, ret, "open", OWNER_MARKER);
+	n = snprintf(buf, sizeof(buf), "%s%s\n", made ? OWNER_HEADER : "", line);
+	if (n >= (int)sizeof(buf)) {
+		ret = -ENAMETOOLONG;
+	} else if (!(ret = s->ops->fstat(s, f, &size))) {
+		w = s->ops->pwritev(s, f, &(struct iovec){ buf, n }, 1, size);
+		ret = w < 0 ? (int)w : w != n ? -EIO : 0;
+	}
+	if (!ret && (made || (flags & OWNER_DURABLE)))
+		ret = s->ops->fsync(s, f, 0);
+	s->ops->close(s, f);
+	if (!ret && made && s->ops->dirsync)	/* the marker's own name must survive too */
+		ret = s->ops->dirsync(s, ".");
+	if (ret)
+		return owner_fail(o, ret, "append claim to", OWNER_MARKER);
+	return push(&o->claims, &o->nclaims, &o->cap, line, strlen(line));
+}
+
+/* Caller holds owner_lock. 0: claimed or absent; -EEXIST: not ours. */
+static int check(struct owner *o, const char *name)
+{
+	int ret;
+
+	if (owner_claimed(o, name))
+		return 0;
+	ret = exists(o->s, name);
+	if (ret < 0)
+		return owner_fail(o, ret, "open", name);
+	if (!ret)
+		return 0;
+	/* another job of this process may have claimed it meanwhile */
+	ret = load(o);
+	if (ret || owner_claimed(o, name))
+		return ret;
+	snprintf(o->err, sizeof(o->err), "%s exists and dbfio did not create it (it is not "
+		 "listed in %s): refusing to overwrite it; point the job at another directory",
+		 name, OWNER_MARKER);
+	return -EEXIST;
+}
+
+static int claim_locked(struct owner *o, const char *line, const char *const *names,
+			unsigned int n, unsigned int flags)
+{
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < n; i++)
+		ret = check(o, names[i]);
+	if (!ret && !have_line(o, line))
+		ret = append(o, line, flags);
+	if (!ret)
+		ret = push(&o->mine, &o->nmine, &o->mine_cap, line, strlen(line));
+	return ret;
+}
+
+int owner_check(struct owner *o, const char *name)
+{
+	int ret;
+
+	if (o->off)
+		return 0;
+	pthread_mutex_lock(&owner_lock);
+	ret = check(o, name);
+	pthread_mutex_unlock(&owner_lock);
+	return ret;
+}
+
+int owner_claim_set(struct owner *o, const char *line, const char *const *names,
+		    unsigned int n, unsigned int flags)
+{
+	int ret;
+
+	if (o->off)
+		return 0;
+	pthread_mutex_lock(&owner_lock);
+	ret = claim_locked(o, line, names, n, flags);
+	pthread_mutex_unlock(&owner_lock);
+	return ret;
+}
+
+int owner_claim(struct owner *o, const char *name, unsigned int flags)
+{
+	char line[512];
+
+	if (o->off || (!(flags & OWNER_PREFIX) && owner_claimed(o, name)))
+		return o->off ? 0 : owner_claim_set(o, name, NULL, 0, flags);
+	snprintf(line, sizeof(line), "%s%s", name, flags & OWNER_PREFIX ? ".*" : "");
+	return owner_claim_set(o, line, &name, 1, flags);
+}
+
+int owner_sync(struct owner *o)
+{
+	struct store_file *f;
+	int ret;
+
+	if (o->off || !o->nmine)
+		return 0;
+	ret = m_open(o->s, OWNER_MARKER, O_RDWR, &f);
+	if (ret)
+		return owner_fail(o, ret, "open", OWNER_MARKER);
+	ret = o->s->ops->fsync(o->s, f, 0);
+	o->s->ops->close(o->s, f);
+	return ret ? owner_fail(o, ret, "fsync", OWNER_MARKER) : 0;
+}
+
+static int is_mine(const struct owner *o, const char *line)
+{
+	unsigned int i;
+
+	for (i = 0; i < o->nmine; i++)
+		if (!strcmp(o->mine[i], line))
+			return 1;
+	return 0;
+}
+
+/* Rewrite the marker with the claims that are not ours. Caller holds owner_lock. */
+static int rewrite(struct owner *o)
+{
+	struct store *s = o->s;
+	struct store_file *f;
+	size_t len = strlen(OWNER_HEADER), off;
+	unsigned int i, kept = 0;
+	char *text;
+	ssize_t w;
+	int ret;
+
+	for (i = 0; i < o->nclaims; i++)
+		len += strlen(o->claims[i]) + 1;
+	text = malloc(len + 1);
+	if (!text)
+		return -ENOMEM;
+	off = sprintf(text, "%s", OWNER_HEADER);
+	for (i = 0; i < o->nclaims; i++) {
+		if (is_mine(o, o->claims[i]))
+			continue;
+		off += sprintf(text + off, "%s\n", o->claims[i]);
+		kept++;
+	}
+	if (!kept) {
+		free(text);
+		ret = s->ops->unlink(s, OWNER_MARKER);
+		return ret == -ENOENT ? 0 : ret;
+	}
+	ret = m_open(s, OWNER_MARKER, O_RDWR, &f);
+	if (ret) {
+		free(text);
+		return ret;
+	}
+	w = s->ops->pwritev(s, f, &(struct iovec){ text, off }, 1, 0);
+	ret = w < 0 ? (int)w : (size_t)w != off ? -EIO : 0;
+	if (!ret)
+		ret = s->ops->truncate(s, f, off);
+	if (!ret)
+		ret = s->ops->fsync(s, f, 0);
+	s->ops->close(s, f);
+	free(text);
+	return ret;
+}
+
+int owner_release(struct owner *o)
+{
+	int ret;
+
+	if (o->off || !o->nmine)
+		return 0;
+	pthread_mutex_lock(&owner_lock);
+	ret = load(o);
+	if (!ret && (ret = rewrite(o)))
+		owner_fail(o, ret, "rewrite", OWNER_MARKER);
+	pthread_mutex_unlock(&owner_lock);
+	return ret;
+}
