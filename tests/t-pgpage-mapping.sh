@@ -14,13 +14,13 @@ mark() {
 		--buffer_pattern=0x50475047 || { cat "$TMP/map-$r-$n.err"; fail "mark $r $n: fio failed"; }
 	[ "$(json "$TMP/map-$r-$n.json" "d['jobs'][0]['write']['total_ios']")" = 1 ] || fail "mark $r $n: not one page write"
 }
-# expect R N FILE OFFSET: the only file is FILE, and its page at OFFSET holds the pattern
+# expect R N FILE OFFSET: the only relation file is FILE, and its page at OFFSET holds the pattern
 expect() {
 	local dir=$TMP/map-$1-$2
 	python3 - "$dir" "$3" "$4" <<'EOF' || fail "block $2 of relation $1: expected in $3 at $4"
 import os, sys
 d, name, off = sys.argv[1], sys.argv[2], int(sys.argv[3])
-files = sorted(os.listdir(d))
+files = sorted(f for f in os.listdir(d) if f != ".dbfio-owned")	# the ownership marker
 assert files == [name], f"files {files}, expected only {name}"
 data = open(os.path.join(d, name), "rb").read()
 assert len(data) == off + 8192, f"{name} is {len(data)} bytes, expected {off + 8192}"
