@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fio.h"
+#include "fio_time.h"
 #include "optgroup.h"
 
 #include "fio_store.h"
@@ -152,4 +153,30 @@ void fio_store_report(struct thread_data *td, const char *engine,
 	latstat_print_json(f, rows, SOP_NR);
 	fprintf(f, "}\n");
 	fclose(f);
+}
+
+void fio_store_sync_sample(struct thread_data *td, uint64_t ns)
+{
+	/*
+	 * fio books its own samples only once ramp_time is over; its reset at
+	 * the end of the ramp clears the sync histogram but not sync_stat: a
+	 * sample taken during the ramp would stay in sync.lat_ns for good.
+	 */
+	if (in_ramp_time(td))
+		return;
+	add_sync_clat_sample(&td->ts, ns);
+}
+
+void fio_store_no_fio_syncs(struct thread_data *td, const char *engine, const char *why)
+{
+	if (!td->o.fsync_blocks && !td->o.fdatasync_blocks)
+		return;
+	/*
+	 * fio would complete its fsync=/fdatasync= io_us as no-ops here and book
+	 * each as a ~0 ns sync sample among the engine's real flushes.
+	 */
+	fprintf(stderr, "%s: %s=%u ignored: %s\n", engine,
+		td->o.fsync_blocks ? "fsync" : "fdatasync",
+		td->o.fsync_blocks ? td->o.fsync_blocks : td->o.fdatasync_blocks, why);
+	td->o.fsync_blocks = td->o.fdatasync_blocks = 0;
 }

@@ -110,4 +110,17 @@ void fio_store_report(struct thread_data *td, const char *engine,
 void fio_store_sidecar_path(struct thread_data *td, const char *base,
 			    char *buf, size_t len);
 
+/*
+ * One real flush of the engine's own (a commit group's fdatasync, a
+ * checkpoint's fsync) as a fio sync latency sample; none during ramp_time.
+ */
+void fio_store_sync_sample(struct thread_data *td, uint64_t ns);
+
+/*
+ * Setup hook of an engine that flushes on its own schedule: drop the job's
+ * fsync=/fdatasync= (one stderr line saying why) so that fio's sync
+ * statistics hold the engine's real flushes only.
+ */
+void fio_store_no_fio_syncs(struct thread_data *td, const char *engine, const char *why);
+
 #endif

@@ -28,6 +28,7 @@
 #include <sys/statvfs.h>
 
 #include "fio.h"
+#include "fio_time.h"
 #include "optgroup.h"
 
 #include "fio_store.h"
@@ -252,6 +253,7 @@ static int fio_pgpage_setup(struct thread_data *td)
 	if (fio_store_setup(td, "pgpage", &o->so) || pg_geom_init(td, o, &g) ||
 	    pg_check_job(td, o) || pg_check_capacity(td, o, &g))
 		return 1;
+	fio_store_no_fio_syncs(td, "pgpage", "PostgreSQL leaves fsync to its checkpoints");
 	/* one pseudo-file: the database's address space (as fio's rbd engine) */
 	if (!td->files_index) {
 		add_file(td, td->o.filename ? : "pgpage", 0, 0);
@@ -378,7 +380,9 @@ static void pg_drain(struct thread_data *td, struct pgpage_data *pd)
 		return;
 	while ((n = pg_ckpt_take_lat(pd->ck, lat, PG_LAT_BATCH)) > 0) {
 		for (i = 0; i < n; i++) {
-			add_sync_clat_sample(&td->ts, lat[i]);
+			if (in_ramp_time(td))
+				continue;
+			fio_store_sync_sample(td, lat[i]);
 			td->ts.total_io_u[DDIR_SYNC]++;
 		}
 	}
@@ -573,7 +577,7 @@ static enum fio_q_status fio_pgpage_queue(struct thread_data *td, struct io_u *i
 		fio_gettime(&io_u->issue_time, NULL);
 	pg_drain(td, pd);
 	if (io_u->ddir == DDIR_SYNC || io_u->ddir == DDIR_DATASYNC) {
-		/* fsync=/fdatasync= from the job: PostgreSQL leaves that to checkpoints */
+		/* end_fsync=, fsync_on_close=: PostgreSQL leaves that to checkpoints */
 		return FIO_Q_COMPLETED;
 	}
 	if (!ddir_rw(io_u->ddir)) {

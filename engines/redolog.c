@@ -12,8 +12,9 @@
  *
  * Latency: the engine stamps io_u->issue_time when the record is queued
  * (FIO_ASYNCIO_SETS_ISSUE_TIME), so fio's clat is the commit latency, queued
- * -> durable. Each flush goes to fio's sync latency (sync.lat_ns; its N is
- * the flush count; sync.total_ios only counts fio's own fsync= io_us).
+ * -> durable. Each flush after ramp_time goes to fio's sync latency
+ * (sync.lat_ns; its N is the flush count). The job's fsync=/fdatasync= are
+ * dropped at setup: fio would book its no-op syncs among the real flushes.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -259,6 +260,7 @@ static int fio_redolog_setup(struct thread_data *td)
 
 	if (fio_store_setup(td, "redolog", &o->so) || rl_config(td, &c))
 		return 1;
+	fio_store_no_fio_syncs(td, "redolog", "the log flushes each commit group itself");
 	/* fio's file is only the io_u source: its offsets are ignored */
 	fsize = td->o.size ? td->o.size / (td->o.nr_files ? td->o.nr_files : 1) : 1ull << 30;
 	for_each_file(td, f, i) {
@@ -384,7 +386,7 @@ static int rl_group(struct thread_data *td, struct redolog_data *rd, int flush)
 		return ret;
 	}
 	if (ns)
-		add_sync_clat_sample(&td->ts, ns);
+		fio_store_sync_sample(td, ns);
 	return 0;
 }
 
@@ -410,7 +412,7 @@ static int rl_timer(struct thread_data *td, struct redolog_data *rd)
 		return ret;
 	}
 	if (ns)
-		add_sync_clat_sample(&td->ts, ns);
+		fio_store_sync_sample(td, ns);
 	return 0;
 }
 
@@ -423,7 +425,7 @@ static enum fio_q_status fio_redolog_queue(struct thread_data *td, struct io_u *
 	fio_ro_check(td, io_u);
 	if (fio_fill_issue_time(td))
 		fio_gettime(&io_u->issue_time, NULL);
-	if (io_u->ddir != DDIR_WRITE)	/* fio's fsync=: the log is flushed anyway */
+	if (io_u->ddir != DDIR_WRITE)	/* end_fsync=: the log is flushed anyway */
 		return FIO_Q_COMPLETED;
 	if (l->failed) {	/* a write or flush failed: no commit succeeds again */
 		io_u->error = -l->failed;
