@@ -89,7 +89,7 @@ static struct fio_option options[] = {
 	PG_OPT("segment_size", FIO_OPT_STR_VAL, segment_size,
 	       "Relation segment file size (PostgreSQL RELSEG_SIZE x BLCKSZ)", "1G"),
 	PG_OPT("block_size", FIO_OPT_STR_VAL, block_size,
-	       "Page size: 8k as PostgreSQL, 16k as InnoDB; power of two >= 512, = bs", "8k"),
+	       "Page size: 8k as PostgreSQL, 16k as InnoDB; power of two in 512..64k, = bs", "8k"),
 	PG_OPT("relfilenode", FIO_OPT_INT, relfilenode,
 	       "File name (relfilenode) of the first relation", "16384"),
 	PG_OPT("extend_ratio", FIO_OPT_INT, extend_ratio,
@@ -133,6 +133,45 @@ static double completion_target(const struct pgpage_options *o)
 	return *end || v < 0 || v > 1 ? -1 : v;
 }
 
+/* The sizes and their products in 64 bits; 1 after one log_err line naming the option. */
+static int pg_geom_sizes(const struct pgpage_options *o, unsigned long long lim,
+			 struct pg_geom *g)
+{
+	uint64_t spr;
+
+	if (o->relation_size > UINT64_MAX / o->relations || lim > UINT64_MAX / o->relations) {
+		log_err("pgpage: relation_size=%llu: relations=%u x the relation size exceeds 2^64 bytes\n",
+			o->relation_size, o->relations);
+		return 1;
+	}
+	if ((unsigned long long)o->relfilenode + o->relations - 1 > UINT32_MAX) {
+		log_err("pgpage: relfilenode=%u: relfilenode + relations exceeds 2^32 (an OID)\n",
+			o->relfilenode);
+		return 1;
+	}
+	g->bs = o->block_size;
+	g->pages_per_seg = o->segment_size / o->block_size;
+	if (g->pages_per_seg > (1ull << 31)) {	/* dirty-page counts are 32 bits per segment */
+		log_err("pgpage: segment_size=%llu: more than 2^31 pages of block_size=%llu\n",
+			o->segment_size, o->block_size);
+		return 1;
+	}
+	g->rel_pages = o->relation_size / o->block_size;
+	g->max_pages = lim / o->block_size;
+	spr = (g->max_pages + g->pages_per_seg - 1) / g->pages_per_seg;
+	if (spr > 1000000 || spr * o->relations > 1000000) {
+		log_err("pgpage: segment_size=%llu: %llu segment files, more than 1000000\n",
+			o->segment_size, spr > 1000000 ? (unsigned long long)spr :
+			(unsigned long long)(spr * o->relations));
+		return 1;
+	}
+	g->segs_per_rel = spr;
+	g->relations = o->relations;
+	g->relfilenode = o->relfilenode;
+	g->nsegs = spr * o->relations;
+	return 0;
+}
+
 /* Geometry from the options; 1 after one log_err line naming the option. */
 static int pg_geom_init(struct thread_data *td, const struct pgpage_options *o,
 			struct pg_geom *g)
@@ -140,8 +179,9 @@ static int pg_geom_init(struct thread_data *td, const struct pgpage_options *o,
 	unsigned long long lim;
 
 	memset(g, 0, sizeof(*g));
-	if (!is_pow2(o->block_size) || o->block_size < 512) {
-		log_err("pgpage: block_size=%llu: not a power of two >= 512\n", o->block_size);
+	if (!is_pow2(o->block_size) || o->block_size < 512 || o->block_size > 65536) {
+		log_err("pgpage: block_size=%llu: not a power of two in 512..64k "
+			"(PostgreSQL pages are at most 32k, InnoDB's 64k)\n", o->block_size);
 		return 1;
 	}
 	if (o->segment_size < o->block_size || o->segment_size % o->block_size) {
@@ -166,8 +206,10 @@ static int pg_geom_init(struct thread_data *td, const struct pgpage_options *o,
 		log_err("pgpage: extend_ratio=%u: a percentage (0..100)\n", o->extend_ratio);
 		return 1;
 	}
-	lim = o->extend_limit ? o->extend_limit :
-		o->extend_ratio ? 2 * o->relation_size : o->relation_size;
+	lim = o->extend_limit ? o->extend_limit : o->relation_size;
+	if (!o->extend_limit && o->extend_ratio)
+		lim = o->relation_size > UINT64_MAX / 2 ? UINT64_MAX / o->block_size * o->block_size :
+			2 * o->relation_size;
 	if (lim < o->relation_size || lim % o->block_size) {
 		log_err("pgpage: extend_limit=%llu: below relation_size or not a multiple of block_size\n",
 			o->extend_limit);
@@ -178,20 +220,7 @@ static int pg_geom_init(struct thread_data *td, const struct pgpage_options *o,
 			o->checkpoint_completion_target);
 		return 1;
 	}
-	g->bs = o->block_size;
-	g->pages_per_seg = o->segment_size / o->block_size;
-	g->rel_pages = o->relation_size / o->block_size;
-	g->max_pages = lim / o->block_size;
-	g->segs_per_rel = (g->max_pages + g->pages_per_seg - 1) / g->pages_per_seg;
-	g->relations = o->relations;
-	g->relfilenode = o->relfilenode;
-	if ((unsigned long long)g->segs_per_rel * o->relations > 1000000) {
-		log_err("pgpage: segment_size=%llu: %llu segment files, more than 1000000\n",
-			o->segment_size, (unsigned long long)g->segs_per_rel * o->relations);
-		return 1;
-	}
-	g->nsegs = g->segs_per_rel * o->relations;
-	return 0;
+	return pg_geom_sizes(o, lim, g);
 }
 
 /* "file size over the store": what the segments may reach vs. what the store holds. */
@@ -201,18 +230,12 @@ static int pg_check_capacity(struct thread_data *td, const struct pgpage_options
 	unsigned long long need = 0, have = 0;
 	const char *what = "";
 	struct statvfs sv;
-	unsigned int i;
 	int be = store_backend_parse(o->so.store);
 
-	if (be == STORE_RBD) {
-		need = 1ull << 20;	/* the store's table, then 4 MiB aligned extents */
-		for (i = 0; i < g->nsegs; i++)
-			need += (pg_seg_bytes(g, i) + (4ull << 20) - 1) & ~((4ull << 20) - 1);
-		have = o->so.rbd_size;
-		what = "the rbd store (rbd_size)";
-	} else if (be != STORE_CEPHFS &&
-		   !statvfs(td->o.directory ? td->o.directory : ".", &sv)) {
-		need = (unsigned long long)g->nsegs ? g->max_pages * g->bs * g->relations : 0;
+	/* store=rbd: checked in the job against the image itself (pg_reserve_rbd) */
+	if (be != STORE_CEPHFS && be != STORE_RBD &&
+	    !statvfs(td->o.directory ? td->o.directory : ".", &sv)) {
+		need = g->max_pages * g->bs * g->relations;
 		have = (unsigned long long)sv.f_blocks * sv.f_frsize;
 		what = "the file system of directory=";
 	}
@@ -298,6 +321,63 @@ static int pg_start_checkpointer(struct thread_data *td, struct pgpage_data *pd,
 	return 0;
 }
 
+static int pg_seg_open_quiet(struct pgpage_data *pd, unsigned int idx)
+{
+	char name[64];
+
+	if (pd->files[idx])
+		return 0;
+	pg_seg_name(&pd->g, idx, name, sizeof(name));
+	return store_open(pd->store, name, O_RDWR | O_CREAT, 0600,
+			  pg_seg_bytes(&pd->g, idx), &pd->files[idx]);
+}
+
+static int pg_seg_open(struct thread_data *td, struct pgpage_data *pd, unsigned int idx)
+{
+	char name[64];
+	int ret = pg_seg_open_quiet(pd, idx);
+
+	if (ret) {
+		pg_seg_name(&pd->g, idx, name, sizeof(name));
+		log_err("pgpage: open(%s) failed: %s\n", name, strerror(-ret));
+	}
+	return ret;
+}
+
+/*
+ * store=rbd gives each file a fixed extent of the image when it is first
+ * opened: open every segment now, so that an image too small for the
+ * geometry (its real size, whatever rbd_size says) fails here, in one line,
+ * not in the middle of the run.
+ */
+static int pg_reserve_rbd(struct thread_data *td, struct pgpage_data *pd)
+{
+	const struct pgpage_options *o = td->eo;
+	unsigned long long need = 1ull << 20;	/* the table, then 4 MiB aligned extents */
+	char name[64];
+	unsigned int i;
+	int ret = 0;
+
+	if (pd->store->cfg.backend != STORE_RBD)
+		return 0;
+	for (i = 0; i < pd->g.nsegs; i++)
+		need += (pg_seg_bytes(&pd->g, i) + (4ull << 20) - 1) & ~((4ull << 20) - 1);
+	for (i = 0; !ret && i < pd->g.nsegs; i++)
+		ret = pg_seg_open_quiet(pd, i);
+	if (!ret)
+		return 0;
+	pg_seg_name(&pd->g, i - 1, name, sizeof(name));
+	if (ret == -ENOSPC)
+		log_err("pgpage: relation_size=%llu: image %s/%s has no room for segment %s "
+			"(relations=%u need %llu MiB of extents; the image's own size counts, "
+			"not rbd_size)\n", o->relation_size, o->so.pool, o->so.rbdname, name,
+			o->relations, need >> 20);
+	else
+		log_err("pgpage: open(%s) failed: %s\n", name, strerror(-ret));
+	td_verror(td, -ret, "store_open");
+	return 1;
+}
+
 /*
  * The relation files are created only where dbfio made them: every segment
  * of every relation not yet claimed must be absent (all checked before any
@@ -355,7 +435,8 @@ static int fio_pgpage_init(struct thread_data *td)
 	if (fio_store_connect(td, "pgpage", &o->so, td->o.directory, 0, &pd->store))
 		goto err;
 	pd->async = !!(store_caps(pd->store) & STORE_CAP_ASYNC);
-	if (pg_claim_relations(td, pd) || pg_start_checkpointer(td, pd, o))
+	if (pg_claim_relations(td, pd) || pg_reserve_rbd(td, pd) ||
+	    pg_start_checkpointer(td, pd, o))
 		goto err_store;
 	td->io_ops_data = pd;
 	return 0;
@@ -526,23 +607,6 @@ static int pg_map(struct thread_data *td, struct pgpage_data *pd, struct io_u *i
 	*idx = pg_seg_index(g, rel, blk / g->pages_per_seg);
 	*spage = blk % g->pages_per_seg;
 	*gpage = (uint64_t)rel * g->max_pages + blk;
-	return 0;
-}
-
-static int pg_seg_open(struct thread_data *td, struct pgpage_data *pd, unsigned int idx)
-{
-	char name[64];
-	int ret;
-
-	if (pd->files[idx])
-		return 0;
-	pg_seg_name(&pd->g, idx, name, sizeof(name));
-	ret = store_open(pd->store, name, O_RDWR | O_CREAT, 0600,
-			 pg_seg_bytes(&pd->g, idx), &pd->files[idx]);
-	if (ret) {
-		log_err("pgpage: open(%s) failed: %s\n", name, strerror(-ret));
-		return ret;
-	}
 	return 0;
 }
 

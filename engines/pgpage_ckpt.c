@@ -345,7 +345,8 @@ static void write_pages(struct pg_ckpt *ck, struct pg_dirty *d, uint64_t spread_
 				}
 				done++;
 				if (spread_ns)
-					pace(ck, start + spread_ns * done / d->total);
+					pace(ck, start + (uint64_t)((unsigned __int128)spread_ns *
+								    done / d->total));
 			}
 		}
 	}
