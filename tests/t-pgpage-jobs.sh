@@ -10,7 +10,7 @@ traced() {
 	export DIR=$TMP/$1
 	mkdir -p "$DIR"
 	# -ff: one file per thread, no call split by another thread's
-	strace -f -ff -y -qq -e trace=pread64,pwrite64,fsync,fdatasync -o "$TMP/$1.st" \
+	strace -f -ff -y -qq -e trace=pread64,pwrite64,fsync,fdatasync,clone,clone3 -o "$TMP/$1.st" \
 		"$FIO" --output-format=json --output="$TMP/$1.json" "$2" 2>"$TMP/$1.err" ||
 		{ cat "$TMP/$1.err"; fail "$2 failed"; }
 	[ "$(json "$TMP/$1.json" "d['jobs'][0]['error']")" = 0 ] || fail "$2: fio error"
@@ -23,14 +23,20 @@ st, js, job, bs, d = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sy
 fj = {j["jobname"]: j for j in json.load(open(js))["jobs"]}[job]
 call = re.compile(r"^(\w+)\(\d+<" + re.escape(d) + r"([1-9]\d{0,9}(?:\.\d+)?)>(.*)$")  # relfilenode[.seg]
 size = re.compile(r", (\d+), (\d+)\) += ")
-ev = []
+clone = re.compile(r"^clone3?\(.*\) += (\d+)$")
+ev, children = [], {}
 for path in glob.glob(st + ".*"):
     tid = path.rsplit(".", 1)[1]
-    for m in map(call.match, open(path)):
+    for line in open(path):
+        m = call.match(line)
         if m:
             sz = size.search(m.group(3))
             ev.append((tid, m.group(1), m.group(2)) + (sz.groups() if sz else (None, None)))
-ckpt = {tid for tid, c, f, n, o in ev if c == "fsync"}       # the checkpointer thread
+        m = clone.match(line)
+        if m:
+            children.setdefault(tid, set()).add(m.group(1))
+# the checkpointer: the thread a thread doing page I/O started (fio starts the jobs)
+ckpt = set().union(*[children.get(t, set()) for t in {e[0] for e in ev}])
 reads = writes = 0
 written, fsynced = set(), []
 for tid, c, f, n, o in ev:
