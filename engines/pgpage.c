@@ -33,7 +33,6 @@
 
 #include "fio_store.h"
 #include "pgpage.h"
-#include "owner.h"
 
 #define PG_LAT_BATCH	64
 
@@ -47,11 +46,10 @@ struct pgpage_iou {
 struct pgpage_data {
 	struct store *store;
 	struct pg_geom g;
-	struct store_file **files;	/* per segment, opened on first use */
+	struct pg_files f;		/* the relation files (pgpage_files.c) */
 	uint64_t *nblocks;		/* per relation: its length in pages */
 	struct pg_ckpt *ck;
 	struct store_req **done;
-	struct owner own;		/* the relation files are dbfio's (owner.h) */
 	int async;			/* store has a real submit/reap path */
 	unsigned int bs_shift;		/* log2(block_size) */
 	uint64_t rand;
@@ -116,11 +114,6 @@ static struct fio_option options[] = {
 	},
 };
 
-static int is_pow2(unsigned long long v)
-{
-	return v && !(v & (v - 1));
-}
-
 static double completion_target(const struct pgpage_options *o)
 {
 	const char *s = o->checkpoint_completion_target;
@@ -133,86 +126,20 @@ static double completion_target(const struct pgpage_options *o)
 	return *end || v < 0 || v > 1 ? -1 : v;
 }
 
-/* The sizes and their products in 64 bits; 1 after one log_err line naming the option. */
-static int pg_geom_sizes(const struct pgpage_options *o, unsigned long long lim,
-			 struct pg_geom *g)
-{
-	uint64_t spr;
-
-	if (o->relation_size > UINT64_MAX / o->relations || lim > UINT64_MAX / o->relations) {
-		log_err("pgpage: relation_size=%llu: relations=%u x the relation size exceeds 2^64 bytes\n",
-			o->relation_size, o->relations);
-		return 1;
-	}
-	if ((unsigned long long)o->relfilenode + o->relations - 1 > UINT32_MAX) {
-		log_err("pgpage: relfilenode=%u: relfilenode + relations exceeds 2^32 (an OID)\n",
-			o->relfilenode);
-		return 1;
-	}
-	g->bs = o->block_size;
-	g->pages_per_seg = o->segment_size / o->block_size;
-	if (g->pages_per_seg > (1ull << 31)) {	/* dirty-page counts are 32 bits per segment */
-		log_err("pgpage: segment_size=%llu: more than 2^31 pages of block_size=%llu\n",
-			o->segment_size, o->block_size);
-		return 1;
-	}
-	g->rel_pages = o->relation_size / o->block_size;
-	g->max_pages = lim / o->block_size;
-	spr = (g->max_pages + g->pages_per_seg - 1) / g->pages_per_seg;
-	if (spr > 1000000 || spr * o->relations > 1000000) {
-		log_err("pgpage: segment_size=%llu: %llu segment files, more than 1000000\n",
-			o->segment_size, spr > 1000000 ? (unsigned long long)spr :
-			(unsigned long long)(spr * o->relations));
-		return 1;
-	}
-	g->segs_per_rel = spr;
-	g->relations = o->relations;
-	g->relfilenode = o->relfilenode;
-	g->nsegs = spr * o->relations;
-	return 0;
-}
-
 /* Geometry from the options; 1 after one log_err line naming the option. */
 static int pg_geom_init(struct thread_data *td, const struct pgpage_options *o,
 			struct pg_geom *g)
 {
-	unsigned long long lim;
+	const struct pg_geom_in in = {
+		.block_size = o->block_size, .segment_size = o->segment_size,
+		.relation_size = o->relation_size, .extend_limit = o->extend_limit,
+		.relations = o->relations, .relfilenode = o->relfilenode,
+		.extend_ratio = o->extend_ratio,
+	};
+	char err[256];
 
-	memset(g, 0, sizeof(*g));
-	if (!is_pow2(o->block_size) || o->block_size < 512 || o->block_size > 65536) {
-		log_err("pgpage: block_size=%llu: not a power of two in 512..64k "
-			"(PostgreSQL pages are at most 32k, InnoDB's 64k)\n", o->block_size);
-		return 1;
-	}
-	if (o->segment_size < o->block_size || o->segment_size % o->block_size) {
-		log_err("pgpage: segment_size=%llu: smaller than or not a multiple of block_size=%llu\n",
-			o->segment_size, o->block_size);
-		return 1;
-	}
-	if (!o->relations) {
-		log_err("pgpage: relations=0: at least one relation is needed\n");
-		return 1;
-	}
 	if (o->size_probes > 1000) {
 		log_err("pgpage: size_probes=%u: at most 1000 per page I/O\n", o->size_probes);
-		return 1;
-	}
-	if (o->relation_size < o->block_size || o->relation_size % o->block_size) {
-		log_err("pgpage: relation_size=%llu: not a multiple of block_size=%llu\n",
-			o->relation_size, o->block_size);
-		return 1;
-	}
-	if (o->extend_ratio > 100) {
-		log_err("pgpage: extend_ratio=%u: a percentage (0..100)\n", o->extend_ratio);
-		return 1;
-	}
-	lim = o->extend_limit ? o->extend_limit : o->relation_size;
-	if (!o->extend_limit && o->extend_ratio)
-		lim = o->relation_size > UINT64_MAX / 2 ? UINT64_MAX / o->block_size * o->block_size :
-			2 * o->relation_size;
-	if (lim < o->relation_size || lim % o->block_size) {
-		log_err("pgpage: extend_limit=%llu: below relation_size or not a multiple of block_size\n",
-			o->extend_limit);
 		return 1;
 	}
 	if (completion_target(o) < 0) {
@@ -220,7 +147,11 @@ static int pg_geom_init(struct thread_data *td, const struct pgpage_options *o,
 			o->checkpoint_completion_target);
 		return 1;
 	}
-	return pg_geom_sizes(o, lim, g);
+	if (pg_geom_build(&in, g, err, sizeof(err))) {
+		log_err("pgpage: %s\n", err);
+		return 1;
+	}
+	return 0;
 }
 
 /* "file size over the store": what the segments may reach vs. what the store holds. */
@@ -321,29 +252,6 @@ static int pg_start_checkpointer(struct thread_data *td, struct pgpage_data *pd,
 	return 0;
 }
 
-static int pg_seg_open_quiet(struct pgpage_data *pd, unsigned int idx)
-{
-	char name[64];
-
-	if (pd->files[idx])
-		return 0;
-	pg_seg_name(&pd->g, idx, name, sizeof(name));
-	return store_open(pd->store, name, O_RDWR | O_CREAT, 0600,
-			  pg_seg_bytes(&pd->g, idx), &pd->files[idx]);
-}
-
-static int pg_seg_open(struct thread_data *td, struct pgpage_data *pd, unsigned int idx)
-{
-	char name[64];
-	int ret = pg_seg_open_quiet(pd, idx);
-
-	if (ret) {
-		pg_seg_name(&pd->g, idx, name, sizeof(name));
-		log_err("pgpage: open(%s) failed: %s\n", name, strerror(-ret));
-	}
-	return ret;
-}
-
 /*
  * store=rbd gives each file a fixed extent of the image when it is first
  * opened: open every segment now, so that an image too small for the
@@ -354,62 +262,40 @@ static int pg_reserve_rbd(struct thread_data *td, struct pgpage_data *pd)
 {
 	const struct pgpage_options *o = td->eo;
 	unsigned long long need = 1ull << 20;	/* the table, then 4 MiB aligned extents */
+	unsigned int i, failed = 0;
 	char name[64];
-	unsigned int i;
-	int ret = 0;
+	int ret;
 
 	if (pd->store->cfg.backend != STORE_RBD)
 		return 0;
-	for (i = 0; i < pd->g.nsegs; i++)
-		need += (pg_seg_bytes(&pd->g, i) + (4ull << 20) - 1) & ~((4ull << 20) - 1);
-	for (i = 0; !ret && i < pd->g.nsegs; i++)
-		ret = pg_seg_open_quiet(pd, i);
+	ret = pg_files_reserve(&pd->f, &failed);
 	if (!ret)
 		return 0;
-	pg_seg_name(&pd->g, i - 1, name, sizeof(name));
+	for (i = 0; i < pd->g.nsegs; i++)
+		need += (pg_seg_bytes(&pd->g, i) + (4ull << 20) - 1) & ~((4ull << 20) - 1);
+	pg_seg_name(&pd->g, failed, name, sizeof(name));
 	if (ret == -ENOSPC)
 		log_err("pgpage: relation_size=%llu: image %s/%s has no room for segment %s "
 			"(relations=%u need %llu MiB of extents; the image's own size counts, "
 			"not rbd_size)\n", o->relation_size, o->so.pool, o->so.rbdname, name,
 			o->relations, need >> 20);
 	else
-		log_err("pgpage: open(%s) failed: %s\n", name, strerror(-ret));
+		log_err("pgpage: %s\n", pd->f.err);
 	td_verror(td, -ret, "store_open");
 	return 1;
 }
 
-/*
- * The relation files are created only where dbfio made them: every segment
- * of every relation not yet claimed must be absent (all checked before any
- * claim), then each relation is claimed as "<relfilenode>.*".
- */
-static int pg_claim_relations(struct thread_data *td, struct pgpage_data *pd)
+/* The relation files: claimed (or refused) at start-up, reserved on rbd. */
+static int pg_files_start(struct thread_data *td, struct pgpage_data *pd)
 {
-	const struct pg_geom *g = &pd->g;
-	char name[64], line[72];
-	unsigned int r, k, pass;
-	int ret = owner_init(&pd->own, pd->store);
+	int ret = pg_files_init(&pd->f, pd->store, &pd->g);
 
-	for (pass = 0; !ret && pass < 2; pass++) {
-		for (r = 0; !ret && r < g->relations; r++) {
-			pg_seg_name(g, pg_seg_index(g, r, 0), name, sizeof(name));
-			snprintf(line, sizeof(line), "%s.*", name);
-			for (k = 0; !ret && !pass && !owner_claimed(&pd->own, line) &&
-			     k < g->segs_per_rel; k++) {
-				pg_seg_name(g, pg_seg_index(g, r, k), name, sizeof(name));
-				ret = owner_check(&pd->own, name);
-			}
-			if (pass)	/* already claimed: still ours to remove with unlink=1 */
-				ret = owner_claim_set(&pd->own, line, NULL, 0, 0);
-		}
-	}
-	if (!ret)
-		ret = owner_sync(&pd->own);
 	if (ret) {
-		log_err("pgpage: %s\n", pd->own.err);
-		td_verror(td, ret == -EEXIST ? EEXIST : -ret, "relation files");
+		log_err("pgpage: %s\n", pd->f.err);
+		td_verror(td, -ret, "relation files");
+		return 1;
 	}
-	return ret;
+	return pg_reserve_rbd(td, pd);
 }
 
 static int fio_pgpage_init(struct thread_data *td)
@@ -423,10 +309,9 @@ static int fio_pgpage_init(struct thread_data *td)
 		return 1;
 	if (pg_geom_init(td, o, &pd->g))
 		goto err;
-	pd->files = calloc(pd->g.nsegs, sizeof(*pd->files));
 	pd->nblocks = calloc(pd->g.relations, sizeof(*pd->nblocks));
 	pd->done = calloc(td->o.iodepth, sizeof(*pd->done));
-	if (!pd->files || !pd->nblocks || !pd->done)
+	if (!pd->nblocks || !pd->done)
 		goto err;
 	for (i = 0; i < pd->g.relations; i++)
 		pd->nblocks[i] = pd->g.rel_pages;
@@ -435,18 +320,16 @@ static int fio_pgpage_init(struct thread_data *td)
 	if (fio_store_connect(td, "pgpage", &o->so, td->o.directory, 0, &pd->store))
 		goto err;
 	pd->async = !!(store_caps(pd->store) & STORE_CAP_ASYNC);
-	if (pg_claim_relations(td, pd) || pg_reserve_rbd(td, pd) ||
-	    pg_start_checkpointer(td, pd, o))
+	if (pg_files_start(td, pd) || pg_start_checkpointer(td, pd, o))
 		goto err_store;
 	td->io_ops_data = pd;
 	return 0;
 err_store:
-	owner_exit(&pd->own);
+	pg_files_exit(&pd->f);
 	store_exit(pd->store);
 err:
 	free(pd->done);
 	free(pd->nblocks);
-	free(pd->files);
 	free(pd);
 	return 1;
 }
@@ -479,7 +362,6 @@ static void pg_shutdown(struct thread_data *td, struct pgpage_data *pd)
 	struct pgpage_options *o = td->eo;
 	struct store_opts so = o->so;
 	char path[4096];
-	unsigned int i;
 
 	if (pd->shut)
 		return;
@@ -499,11 +381,7 @@ static void pg_shutdown(struct thread_data *td, struct pgpage_data *pd)
 		pg_ckpt_free(pd->ck);
 		pd->ck = NULL;
 	}
-	for (i = 0; i < pd->g.nsegs; i++) {
-		if (pd->files[i])
-			store_close(pd->store, pd->files[i]);
-		pd->files[i] = NULL;
-	}
+	pg_files_close(&pd->f);
 }
 
 static void fio_pgpage_cleanup(struct thread_data *td)
@@ -515,11 +393,10 @@ static void fio_pgpage_cleanup(struct thread_data *td)
 		return;
 	pg_shutdown(td, pd);
 	fio_store_report(td, "pgpage", &o->so, pd->store);
-	owner_exit(&pd->own);
+	pg_files_exit(&pd->f);
 	store_exit(pd->store);
 	free(pd->done);
 	free(pd->nblocks);
-	free(pd->files);
 	free(pd);
 	td->io_ops_data = NULL;
 }
@@ -557,26 +434,15 @@ static int fio_pgpage_close_file(struct thread_data *td, struct fio_file *f)
 static int fio_pgpage_unlink_file(struct thread_data *td, struct fio_file *f)
 {
 	struct pgpage_data *pd = td->io_ops_data;
-	char name[64];
-	unsigned int i;
-	int ret, err = 0;
 
 	if (!pd)
 		return 0;
 	pg_shutdown(td, pd);
-	for (i = 0; i < pd->g.nsegs; i++) {
-		pg_seg_name(&pd->g, i, name, sizeof(name));
-		ret = owner_claimed(&pd->own, name) ? store_unlink(pd->store, name) : 0;
-		if (ret && ret != -ENOENT && !err) {
-			log_err("pgpage: unlink(%s) failed: %s\n", name, strerror(-ret));
-			err = 1;
-		}
+	if (pg_files_unlink(&pd->f)) {
+		log_err("pgpage: %s\n", pd->f.err);
+		return 1;
 	}
-	if (!err && owner_release(&pd->own)) {
-		log_err("pgpage: %s\n", pd->own.err);
-		err = 1;
-	}
-	return err;
+	return 0;
 }
 
 static uint64_t pg_rand(struct pgpage_data *pd)
@@ -650,8 +516,8 @@ static enum fio_q_status fio_pgpage_queue(struct thread_data *td, struct io_u *i
 		return FIO_Q_COMPLETED;
 	}
 	ret = pg_map(td, pd, io_u, &idx, &spage, &gpage);
-	if (!ret)
-		ret = pg_seg_open(td, pd, idx);
+	if (!ret && (ret = pg_files_open(&pd->f, idx)))
+		log_err("pgpage: %s\n", pd->f.err);
 	if (ret) {
 		io_u->error = -ret;
 		td_verror(td, io_u->error, ret == -EINVAL ? "pgpage: offset/bs" : "store_open");
@@ -663,13 +529,13 @@ static enum fio_q_status fio_pgpage_queue(struct thread_data *td, struct io_u *i
 	 * paths these probes cost more than the page I/O itself.
 	 */
 	for (n = 0; !ret && n < o->size_probes; n++)
-		ret = store_size(pd->store, pd->files[idx], &size);
+		ret = store_size(pd->store, pd->f.files[idx], &size);
 	if (ret) {
 		io_u->error = -ret;
 		td_verror(td, io_u->error, "pgpage: lseek(SEEK_END)");
 		return FIO_Q_COMPLETED;
 	}
-	r->file = pd->files[idx];
+	r->file = pd->f.files[idx];
 	r->buf = io_u->xfer_buf;
 	r->len = io_u->xfer_buflen;
 	r->off = spage * pd->g.bs;

@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "store.h"
+#include "owner.h"
 
 /* Page guards: a page is in one of PG_STRIPES stripes (by global page number). */
 #define PG_STRIPES	4096
@@ -28,6 +29,15 @@ struct pg_geom {
 	unsigned int relfilenode;	/* of relation 0 */
 	unsigned int nsegs;		/* relations * segs_per_rel */
 };
+
+/* The options the geometry comes from. */
+struct pg_geom_in {
+	uint64_t block_size, segment_size, relation_size, extend_limit;
+	unsigned int relations, relfilenode, extend_ratio;
+};
+
+/* Check the options and fill g; -EINVAL with one line naming the option in err. */
+int pg_geom_build(const struct pg_geom_in *in, struct pg_geom *g, char *err, size_t errlen);
 
 /* Segment index (relation-major: the order checkpoint writes are sorted in). */
 static inline unsigned int pg_seg_index(const struct pg_geom *g, unsigned int rel,
@@ -134,5 +144,24 @@ static inline void pg_guard_exit(struct pg_ckpt *ck, uint64_t gpage)
 {
 	atomic_fetch_sub(&ck->busy[gpage % PG_STRIPES], 1);
 }
+
+/* The relation files (pgpage_files.c); errors: -errno, err names the file. */
+struct pg_files {
+	struct store *store;
+	const struct pg_geom *g;
+	struct store_file **files;	/* per segment, opened on first use */
+	struct owner own;		/* the relations are dbfio's (owner.h) */
+	char err[256];
+};
+
+/* Claim the relations (refusing files dbfio did not create). */
+int pg_files_init(struct pg_files *pf, struct store *s, const struct pg_geom *g);
+int pg_files_open(struct pg_files *pf, unsigned int idx);
+/* Open every segment now (store=rbd: each gets its extent); *failed: the one that did not. */
+int pg_files_reserve(struct pg_files *pf, unsigned int *failed);
+void pg_files_close(struct pg_files *pf);
+/* unlink=1: close and remove the segment files and the relations' claims. */
+int pg_files_unlink(struct pg_files *pf);
+void pg_files_exit(struct pg_files *pf);
 
 #endif
