@@ -41,13 +41,27 @@ static struct fio_option options[] = {
 	},
 };
 
-/* A finished request's result into its io_u: error or short transfer. */
+/*
+ * A finished request's result into its io_u: error or short transfer. The
+ * files are size= bytes, created empty: a read past their end reads a hole
+ * (zeros), as it would in a file fio had laid out.
+ */
 static void storeio_result(struct io_u *io_u, const struct store_req *r)
 {
-	if (r->result < 0)
+	unsigned long long done = r->result;
+
+	if (r->result < 0) {
 		io_u->error = -r->result;
-	else if (ddir_rw(io_u->ddir) && (unsigned long long)r->result != io_u->xfer_buflen)
-		io_u->resid = io_u->xfer_buflen - r->result;
+		return;
+	}
+	if (!ddir_rw(io_u->ddir) || done == io_u->xfer_buflen)
+		return;
+	if (io_u->ddir == DDIR_READ &&
+	    io_u->offset + io_u->xfer_buflen <= io_u->file->real_file_size) {
+		memset((char *)io_u->xfer_buf + done, 0, io_u->xfer_buflen - done);
+		return;
+	}
+	io_u->resid = io_u->xfer_buflen - done;
 }
 
 static int fio_storeio_setup(struct thread_data *td)

@@ -33,3 +33,10 @@ print(f"storeio/psync: iodepth=1 {r1:.2f}, iodepth=16 {r16:.2f}")
 sys.exit(0 if r1 < 3 and r16 < 3 and s16 / s1 < 3 else 1)
 EOF2
 ok "storeio's clat at iodepth 16 is the cost of one write ($s16 ns vs psync $psync ns)"
+# Completed in queue(), a read past the end of the (empty, size=) file is a
+# hole of zeros, as it is when fio reaps it: fio must not see a short read.
+mkdir -p "$TMP/e"
+run_fio hole --name=hole --ioengine="external:$B/storeio.so" --directory="$TMP/e" --rw=randrw --bs=4k \
+	--size=1m --verify=crc32c || { cat "$TMP/hole.err"; fail "randrw on a new file: $(grep -m1 'err=' "$TMP/hole.json")"; }
+[ "$(json "$TMP/hole.json" "d['jobs'][0]['error']")" = 0 ] || fail "randrw on a new file: fio error"
+ok "randrw + verify on a new file: reads past its end are zeros"
