@@ -266,8 +266,8 @@ int owner_claim_set(struct owner *o, const char *line, const char *const *names,
 {
 	int ret;
 
-	if (o->off)
-		return 0;
+	if (o->off)	/* rbd: nothing to check, but unlink=1 still removes it */
+		return push(&o->mine, &o->nmine, &o->mine_cap, line, strlen(line));
 	pthread_mutex_lock(&owner_lock);
 	ret = claim_locked(o, line, names, n, flags);
 	pthread_mutex_unlock(&owner_lock);
@@ -279,7 +279,7 @@ int owner_claim(struct owner *o, const char *name, unsigned int flags)
 	char line[512];
 
 	if (o->off || (!(flags & OWNER_PREFIX) && owner_claimed(o, name)))
-		return o->off ? 0 : owner_claim_set(o, name, NULL, 0, flags);
+		return owner_claim_set(o, name, NULL, 0, flags);
 	snprintf(line, sizeof(line), "%s%s", name, flags & OWNER_PREFIX ? ".*" : "");
 	return owner_claim_set(o, line, &name, 1, flags);
 }

@@ -37,3 +37,17 @@ for f in ib_logfile0 ib_logfile1 redolog-mysql.meta .dbfio-owned; do
 	grep -q "No such file" "$TMP/c.out" || { cat "$TMP/c.out"; fail "cephfs: reading $f failed otherwise"; }
 done
 ok "cephfs: unlink=1 left none of ib_logfile0, ib_logfile1, the meta, the marker"
+
+# store=rbd needs no marker (the image is dbfio's), but unlink=1 still removes the log
+if have_backend RBD; then
+	IMG=dbfio-test-owner-$$
+	run_fio ur --name=ur --ioengine=external:$B/redolog.so --store=rbd --rbdname=$IMG --rbd_size=256m \
+		--bs=4k --rw=write --innodb_log_file_size=4m --size=1m --unlink=1 || { cat "$TMP/ur.err"; fail "rbd unlink=1 run"; }
+	for f in ib_logfile0 ib_logfile1 redolog-mysql.meta; do
+		"$FIO" --name=c --ioengine=external:$B/storeio.so --store=rbd --rbdname=$IMG --filename=$f \
+			--size=4k --bs=4k --rw=read >"$TMP/c.out" 2>&1
+		grep -q "open($f) failed: No such file" "$TMP/c.out" || { cat "$TMP/c.out"; rbd rm -p rbd $IMG >/dev/null 2>&1; fail "rbd unlink=1: $f is still in the image"; }
+	done
+	rbd rm -p rbd $IMG >/dev/null 2>&1
+	ok "rbd: unlink=1 left none of ib_logfile0, ib_logfile1, the meta in the image"
+fi
