@@ -73,6 +73,9 @@ gone umaria $RL --flavor=mariadb --innodb_log_file_size=4m --innodb_log_file_buf
 gone upg $RL --flavor=postgres --wal_segment_size=1m --wal_segments=4 --wal_buffers=1m --size=20m
 gone u8030 $RL --innodb_redo_log_capacity=8m --size=20m
 gone urel $PG --number_ios=500
+# three jobs sharing the directory (and the marker), each removing its own
+gone unj $RL --innodb_log_file_size=4m --size=1m --numjobs=3
+gone unjrel $PG --number_ios=100 --numjobs=3
 # and a run without unlink=1 followed by one with it in the same directory
 mkdir -p "$TMP/u2"
 run_fio u2a --name=u2a --directory="$TMP/u2" $RL --innodb_log_file_size=4m --size=1m || fail "u2a"
