@@ -242,7 +242,7 @@ static void rbdsnap_drain(struct thread_data *td, struct rbdsnap_data *sd)
 		for (i = 0; i < n; i++) {
 			struct rs_event *e = &sd->evbuf[i];
 
-			if (e->type != RS_EV_HEALTH && e->ret >= 0)
+			if ((e->type == RS_EV_CREATE || e->type == RS_EV_REMOVE) && e->ret >= 0)
 				add_sync_clat_sample(&td->ts, e->lat_ns);
 			rs_report_event(&sd->rep, e);
 		}
