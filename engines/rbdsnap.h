@@ -101,6 +101,7 @@ struct rs_sched {
 	 * runs, the job thread reads after joining it */
 	int osds[16], nosds;
 	int osd_polls, osd_poll_err;
+	bool osd_overflow;	/* a read found only new records, a full history */
 	double osd_keep_s;
 	int64_t rt_minus_mono;	/* CLOCK_REALTIME - latstat clock, ns */
 	struct rs_osd_op *oops;
@@ -148,6 +149,7 @@ struct rs_report {
 	struct rs_trans *tr;
 	size_t ntr, tr_cap;
 	int osd_polls;		/* -1: the OSDs refused dump_historic_slow_ops */
+	bool osd_overflow;	/* counts are lower bounds */
 	uint64_t osd_slow, osd_slow_max_ns;
 	double osd_slow_keep_s;	/* the OSDs' "threshold to keep" */
 	struct rs_sec *sec;
@@ -217,7 +219,7 @@ int rs_sched_drain(struct rs_sched *s, struct rs_event *out, int max);
 void rs_sched_stop(struct rs_sched *s, bool remove_own);
 void rs_sched_free(struct rs_sched *s);
 void rs_osd_init(struct rs_sched *s);
-void rs_osd_poll(struct rs_sched *s);
+bool rs_osd_poll(struct rs_sched *s);
 const char *rs_health_name(int h);
 
 /* rbdsnap_report.c */

@@ -250,28 +250,33 @@ static uint64_t rs_parse_stamp(const char *p)
 	return (uint64_t)t * 1000000000ull + (uint64_t)us * 1000ull;
 }
 
-static void rs_osd_add(struct rs_sched *s, uint64_t key, uint64_t t_ns, uint64_t dur_ns)
+/* 1 if the record is new */
+static int rs_osd_add(struct rs_sched *s, uint64_t key, uint64_t t_ns, uint64_t dur_ns)
 {
 	size_t i;
 
 	for (i = s->noops; i-- > 0;)
 		if (s->oops[i].key == key)
-			return;
+			return 0;
 	if (s->noops == s->oops_cap) {
 		size_t cap = s->oops_cap ? 2 * s->oops_cap : 256;
 		void *p = realloc(s->oops, cap * sizeof(*s->oops));
 
 		if (!p)
-			return;
+			return 0;
 		s->oops = p;
 		s->oops_cap = cap;
 	}
 	s->oops[s->noops++] = (struct rs_osd_op){ .key = key, .t_ns = t_ns, .dur_ns = dur_ns };
+	return 1;
 }
 
-static void rs_osd_parse(struct rs_sched *s, int osd, const char *js)
+/* true if every record was new and the history was full: some were lost */
+static bool rs_osd_parse(struct rs_sched *s, int osd, const char *js)
 {
 	const char *p = rs_json_val(js, "threshold to keep"), *d, *ia, *du;
+	const char *keep = rs_json_val(js, "num to keep");
+	int n = 0, fresh = 0;
 	uint64_t key, rt;
 	size_t dl;
 
@@ -288,8 +293,10 @@ static void rs_osd_parse(struct rs_sched *s, int osd, const char *js)
 		if (!rt)
 			continue;
 		key = rs_fnv(rs_fnv(14695981039346656037ull ^ (uint64_t)osd, d, dl), ia, 32);
-		rs_osd_add(s, key, rt - s->rt_minus_mono, (uint64_t)(strtod(du, NULL) * 1e9));
+		n++;
+		fresh += rs_osd_add(s, key, rt - s->rt_minus_mono, (uint64_t)(strtod(du, NULL) * 1e9));
 	}
+	return keep && n > 0 && n >= atoi(keep) && fresh == n && s->osd_polls > 0;
 }
 
 /* Which OSDs to ask, and how the OSDs' clock maps to ours. */
@@ -319,9 +326,11 @@ void rs_osd_init(struct rs_sched *s)
 }
 
 /* One read of every OSD's slow-op history (health thread, or the job thread
- * after joining it). */
-void rs_osd_poll(struct rs_sched *s)
+ * after joining it). True when a history overflowed since the last read. */
+bool rs_osd_poll(struct rs_sched *s)
 {
+	bool over = false;
+
 	const char *cmd[] = { "{\"prefix\": \"dump_historic_slow_ops\", \"format\": \"json\"}" };
 	int i;
 
@@ -334,7 +343,7 @@ void rs_osd_poll(struct rs_sched *s)
 		if (r < 0) {
 			s->osd_poll_err = 1;
 		} else if ((js = strndup(out, outlen))) {
-			rs_osd_parse(s, s->osds[i], js);
+			over |= rs_osd_parse(s, s->osds[i], js);
 			free(js);
 		}
 		rados_buffer_free(out);
@@ -342,4 +351,6 @@ void rs_osd_poll(struct rs_sched *s)
 	}
 	if (s->nosds)
 		s->osd_polls++;
+	s->osd_overflow |= over;
+	return over;
 }

@@ -368,9 +368,11 @@ void rs_report_print(FILE *out, const struct rs_report *r, const struct rs_meta 
 		r->health_polls ? rs_health_name(r->health_worst) : "not polled",
 		r->health_polls, r->slow_ops_max, m->dropped ? ", some events dropped" : "");
 	if (r->osd_polls > 0)
-		fprintf(out, "  OSD slow-op records (dump_historic_slow_ops, >= %gs): %llu, longest %s\n",
-			r->osd_slow_keep_s, (unsigned long long)r->osd_slow,
-			fmt_ns(r->osd_slow_max_ns, b[0], 16));
+		fprintf(out, "  OSD slow-op records (dump_historic_slow_ops, >= %gs): %s%llu, longest %s%s\n",
+			r->osd_slow_keep_s, r->osd_overflow ? "at least " : "",
+			(unsigned long long)r->osd_slow, fmt_ns(r->osd_slow_max_ns, b[0], 16),
+			r->osd_overflow ? " (an OSD's history overflowed between reads: "
+					  "raise osd_op_history_slow_op_size)" : "");
 	else if (r->osd_polls < 0)
 		fprintf(out, "  OSD slow-op records: the OSDs refused dump_historic_slow_ops\n");
 	if (r->nsec > 300) {
@@ -523,8 +525,9 @@ int rs_report_json(const char *path, const struct rs_report *r, const struct rs_
 		r->health_polls, r->health_polls ? rs_health_name(r->health_worst) : "",
 		r->slow_ops_max);
 	fprintf(f, "  \"osd_slow_ops\": {\"polls\": %d, \"count\": %lld, \"max_ms\": %.1f, "
-		"\"threshold_s\": %g},\n", r->osd_polls, r->osd_polls > 0 ? (long long)r->osd_slow : -1LL,
-		r->osd_slow_max_ns / 1e6, r->osd_slow_keep_s);
+		"\"threshold_s\": %g, \"lower_bound\": %s},\n", r->osd_polls,
+		r->osd_polls > 0 ? (long long)r->osd_slow : -1LL, r->osd_slow_max_ns / 1e6,
+		r->osd_slow_keep_s, r->osd_overflow ? "true" : "false");
 	fprintf(f, "  \"events_dropped\": %u,\n", m->dropped);
 	rs_json_phases(f, r);
 	rs_json_events(f, r);

@@ -392,8 +392,10 @@ static void *rs_health_thread(void *arg)
 		rados_buffer_free(outs);
 		rs_push(s, &e);
 		if (s->cfg.osd_slow && e.t_ns >= next_osd) {
-			rs_osd_poll(s);
-			next_osd = latstat_now_ns() + RS_OSD_POLL_NS;
+			/* a history that overflowed: read again sooner */
+			bool over = rs_osd_poll(s);
+
+			next_osd = latstat_now_ns() + (over ? RS_OSD_POLL_NS / 5 : RS_OSD_POLL_NS);
 		}
 		next += s->cfg.health_ns;
 		if (next < e.t_ns)
