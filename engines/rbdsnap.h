@@ -113,6 +113,7 @@ struct rs_phase {
 	uint64_t dur_ns;
 	uint64_t slow;
 	uint64_t osd_slow;	/* the OSDs' slow-op records initiated in it */
+	uint32_t slow_ops_max;	/* most SLOW_OPS a health poll reported in it */
 	uint64_t first_ns;	/* first entered (0 = never): the print order */
 };
 

@@ -207,6 +207,12 @@ void rs_report_event(struct rs_report *r, const struct rs_event *e)
 			r->health_worst = e->health;
 		if (e->slow_ops > r->slow_ops_max)
 			r->slow_ops_max = e->slow_ops;
+		if (!r->end_ns) {
+			struct rs_phase *ph = rs_phase_at(r, e->t_ns);
+
+			if (e->slow_ops > ph->slow_ops_max)
+				ph->slow_ops_max = e->slow_ops;
+		}
 		s = rs_sec_at(r, e->t_ns);
 		if (s) {
 			if (e->health > s->health)
@@ -322,8 +328,8 @@ static void rs_print_phases(FILE *out, const struct rs_report *r)
 	char nb[32], b[6][16], os[16];
 	int i, cnt = rs_order(r, ph, kind, num);
 
-	fprintf(out, "  %-16s %7s %8s %8s %9s %9s %9s %9s %9s %5s %8s\n", "phase", "secs", "ios",
-		"iops", "mean", "p50", "p99", "p99.9", "max", "slow", "osd_slow");
+	fprintf(out, "  %-16s %7s %8s %8s %9s %9s %9s %9s %9s %5s %8s %8s\n", "phase", "secs", "ios",
+		"iops", "mean", "p50", "p99", "p99.9", "max", "slow", "osd_slow", "SLOW_OPS");
 	for (i = 0; i < cnt; i++) {
 		const struct rs_phase *p = ph[i];
 		double secs = p->dur_ns / 1e9;
@@ -332,14 +338,14 @@ static void rs_print_phases(FILE *out, const struct rs_report *r)
 			snprintf(os, sizeof(os), "%llu", (unsigned long long)p->osd_slow);
 		else
 			snprintf(os, sizeof(os), "-");
-		fprintf(out, "  %-16s %7.1f %8llu %8.1f %9s %9s %9s %9s %9s %5llu %8s\n",
+		fprintf(out, "  %-16s %7.1f %8llu %8.1f %9s %9s %9s %9s %9s %5llu %8s %8u\n",
 			rs_phase_name(kind[i], num[i], nb, sizeof(nb)), secs,
 			(unsigned long long)p->ls.count, secs > 0 ? p->ls.count / secs : 0.0,
 			fmt_ns(latstat_mean(&p->ls), b[0], 16),
 			fmt_ns(latstat_percentile(&p->ls, 50), b[1], 16),
 			fmt_ns(latstat_percentile(&p->ls, 99), b[2], 16),
 			fmt_ns(latstat_percentile(&p->ls, 99.9), b[3], 16),
-			fmt_ns(p->ls.max_ns, b[4], 16), (unsigned long long)p->slow, os);
+			fmt_ns(p->ls.max_ns, b[4], 16), (unsigned long long)p->slow, os, p->slow_ops_max);
 	}
 }
 
@@ -430,13 +436,14 @@ static void rs_json_phases(FILE *f, const struct rs_report *r)
 		fprintf(f, "%s\n    {\"name\": \"%s\", \"kind\": \"%s\", \"live_snaps\": %d, \"seconds\": %.3f, "
 			"\"ios\": %llu, \"iops\": %.1f, \"mean_us\": %.1f, \"p50_us\": %.1f, "
 			"\"p99_us\": %.1f, \"p99_9_us\": %.1f, \"max_us\": %.1f, \"slow\": %llu, "
-			"\"osd_slow_ops\": %lld}",
+			"\"osd_slow_ops\": %lld, \"slow_ops_max\": %u}",
 			i ? "," : "", rs_phase_name(kind[i], num[i], nb, sizeof(nb)), rs_kind_json[kind[i]],
 			kind[i] == RS_K_CREATING ? num[i] - 1 : num[i], secs, (unsigned long long)ls->count,
 			secs > 0 ? ls->count / secs : 0.0, latstat_mean(ls) / 1e3,
 			latstat_percentile(ls, 50) / 1e3, latstat_percentile(ls, 99) / 1e3,
 			latstat_percentile(ls, 99.9) / 1e3, ls->max_ns / 1e3,
-			(unsigned long long)p->slow, r->osd_polls > 0 ? (long long)p->osd_slow : -1LL);
+			(unsigned long long)p->slow, r->osd_polls > 0 ? (long long)p->osd_slow : -1LL,
+			p->slow_ops_max);
 	}
 	fprintf(f, "\n  ],\n");
 }
