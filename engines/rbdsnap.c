@@ -44,6 +44,8 @@ struct rbdsnap_data {
 	bool connected;
 	bool track;		/* a schedule or snap_json: measure phases */
 	bool sched_on;
+	bool extended;
+	unsigned long long timeout0;	/* fio's runtime before snap_after */
 	uint64_t image_size;
 	char what[256];		/* pool/image, for messages */
 	char cache[8], policy[32];
@@ -91,6 +93,10 @@ static struct fio_option options[] = {
 	       "Poll cluster health (SLOW_OPS) this often while measuring; 0 = off", "1"),
 	RS_OPT("connect_timeout", FIO_OPT_STR_VAL_TIME, connect_timeout,
 	       "Bound on connecting and on monitor calls (client_mount_timeout, rados_mon_op_timeout)", "15"),
+	RS_OPT("snap_after", FIO_OPT_STR_VAL_TIME, snap_after,
+	       "Write until the 'after' phase (all removed) has lasted this long, extending runtime if the snapshot calls were slow; needs snap_hold; 0 = off", "0"),
+	RS_OPT("osd_slow_ops", FIO_OPT_BOOL, osd_slow_ops,
+	       "Count the OSDs' own slow-op records (dump_historic_slow_ops) per phase, read every 5 s with the health polls", "1"),
 	{
 		.name	= NULL,
 	},
@@ -132,16 +138,20 @@ static int rbdsnap_connect(struct thread_data *td, struct rbdsnap_data *sd)
 		goto err;
 	}
 	/* as fio's rbd engine: direct=1 turns the cache off (process-wide here) */
-	if (td->o.odirect && rados_conf_set(sd->conn->cluster, "rbd_cache", "false") < 0)
-		log_info("rbdsnap: failed to disable the librbd cache\n");
+	/* stderr, not log_info: --output=FILE puts fio's log into the JSON users parse */
+	r = td->o.odirect ? rados_conf_set(sd->conn->cluster, "rbd_cache", "false") : 0;
+	if (r < 0)
+		fprintf(stderr, "rbdsnap: rados_conf_set(rbd_cache=false) failed: %s\n", strerror(-r));
 	r = rbd_open(sd->io_ctx, o->rbd_name, &sd->image, NULL);
 	if (r < 0) {
 		log_err("rbdsnap: rbd_open(%s) failed: %s\n", sd->what, strerror(-r));
 		goto err;
 	}
 	/* a first flush makes the cache leave writethrough for writeback/around */
-	if (!td->o.odirect && rbd_flush(sd->image) < 0)
-		log_info("rbdsnap: failed to issue initial flush\n");
+	r = td->o.odirect ? 0 : rbd_flush(sd->image);
+	if (r < 0)
+		fprintf(stderr, "rbdsnap: rbd_flush(%s) (the initial flush) failed: %s\n",
+			sd->what, strerror(-r));
 	sd->fd = eventfd(0, EFD_SEMAPHORE);
 	if (sd->fd < 0) {
 		log_err("rbdsnap: eventfd failed: %s\n", strerror(errno));
@@ -232,10 +242,34 @@ static void rbdsnap_drain(struct thread_data *td, struct rbdsnap_data *sd)
 		for (i = 0; i < n; i++) {
 			struct rs_event *e = &sd->evbuf[i];
 
-			if (e->type != RS_EV_HEALTH && e->ret >= 0)
+			if ((e->type == RS_EV_CREATE || e->type == RS_EV_REMOVE) && e->ret >= 0)
 				add_sync_clat_sample(&td->ts, e->lat_ns);
 			rs_report_event(&sd->rep, e);
 		}
+}
+
+/*
+ * snap_after: the job keeps writing until "after" has lasted that long. A
+ * create or removal that takes longer than planned (seconds on an HDD-like
+ * cluster) would otherwise end the job before the snapshots are gone. fio's
+ * runtime is the job's own td->o.timeout (usec since td->epoch); move it
+ * forward by a second at a time, at most 30 minutes past the original.
+ */
+static void rbdsnap_extend(struct thread_data *td, struct rbdsnap_data *sd)
+{
+	struct rbdsnap_options *o = td->eo;
+	uint64_t now = latstat_now_ns(), el;
+
+	if (sd->rep.after_ns && now - sd->rep.after_ns >= o->snap_after * 1000)
+		return;
+	el = utime_since_now(&td->epoch);
+	if (el + 1000000 < td->o.timeout || td->o.timeout >= sd->timeout0 + 1800ull * 1000000)
+		return;
+	td->o.timeout = el + 1000000;
+	if (!sd->extended)
+		fprintf(stderr, "rbdsnap: %s: runtime extended until 'after' has lasted %llus (snap_after)\n",
+			td->o.name, o->snap_after / 1000000);
+	sd->extended = true;
 }
 
 static int fio_rbdsnap_getevents(struct thread_data *td, unsigned int min,
@@ -257,13 +291,16 @@ static int fio_rbdsnap_getevents(struct thread_data *td, unsigned int min,
 	} while (1);
 
 	if (sd->sched_on) {
+		/* the events first: an I/O is booked to the phase it was issued in */
 		rbdsnap_drain(td, sd);
 		for (i = 0; i < events; i++) {
 			struct rbdsnap_iou *fri = sd->aio_events[i]->engine_data;
 
-			rs_report_io(&sd->rep, fri->done_ns, fri->done_ns - fri->issue_ns);
+			rs_report_io(&sd->rep, fri->issue_ns, fri->done_ns);
 		}
 		rs_sched_kick(&sd->sched, events);
+		if (o->snap_after && td->o.timeout)
+			rbdsnap_extend(td, sd);
 	}
 	return events;
 }
@@ -356,6 +393,8 @@ static int fio_rbdsnap_init(struct thread_data *td)
 	c->count = o->snap_count;
 	c->prefix = o->snap_prefix;
 	c->snapshots = o->snap_interval || o->snap_every || o->snap_start_delay;
+	c->osd_slow = o->osd_slow_ops && o->health_interval;
+	sd->timeout0 = td->o.timeout;
 	sd->sched.image = sd->image;
 	sd->sched.cluster = sd->conn->cluster;
 	r = rs_sched_start(&sd->sched);
@@ -379,6 +418,7 @@ static void rbdsnap_finish(struct thread_data *td, struct rbdsnap_data *sd)
 		.stale_found = sd->stale_found, .stale_removed = sd->stale_removed,
 	};
 	char path[4096];
+	size_t i;
 	int r;
 
 	rbdsnap_drain(td, sd);
@@ -387,6 +427,14 @@ static void rbdsnap_finish(struct thread_data *td, struct rbdsnap_data *sd)
 	rs_sched_stop(&sd->sched, o->snap_remove_at_end);
 	rbdsnap_drain(td, sd);
 	sd->sched_on = false;
+	sd->rep.osd_polls = sd->sched.osd_poll_err && !sd->sched.noops ? -1 : sd->sched.osd_polls;
+	sd->rep.osd_slow_keep_s = sd->sched.osd_keep_s;
+	sd->rep.osd_overflow = sd->sched.osd_overflow;
+	for (i = 0; i < sd->sched.noops; i++)
+		rs_report_osd_op(&sd->rep, &sd->sched.oops[i]);
+	if (o->snap_after && !sd->rep.after_ns)
+		fprintf(stderr, "rbdsnap: %s: the 'after' phase was never reached (snap_after=%llus)\n",
+			td->o.name, o->snap_after / 1000000);
 	m.dropped = sd->sched.dropped;
 	rs_report_print(stderr, &sd->rep, &m);
 	if (o->snap_json) {

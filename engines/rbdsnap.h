@@ -23,13 +23,29 @@
 #define RS_NAME_MAX	128	/* snapshot names we make or recognise */
 #define RS_RING		512	/* events in flight from helper threads to the job */
 #define RS_MAXK		32	/* phases "k live snapshots" tracked separately */
-#define RS_NPHASE	(RS_MAXK + 2)	/* baseline, 1..RS_MAXK, after */
-#define RS_PH_AFTER	(RS_MAXK + 1)
 
 enum rs_ev_type {
 	RS_EV_CREATE,
 	RS_EV_REMOVE,
 	RS_EV_HEALTH,
+	RS_EV_CREATE_START,	/* the snapshot thread is about to call create */
+	RS_EV_REMOVE_START,
+};
+
+/*
+ * What a phase is: the I/Os issued while it lasted belong to it. A phase with
+ * N live snapshots reached by a create (UP) is told apart from one reached by
+ * a removal (DOWN: the OSDs are trimming), and a create or removal in
+ * progress is a phase of its own.
+ */
+enum rs_kind {
+	RS_K_BASE,		/* "baseline": before the first snapshot */
+	RS_K_CREATING,		/* "creating snapN": the Nth is being created */
+	RS_K_UP,		/* "snapN" */
+	RS_K_REMOVING,		/* "removing snapN": one of N is being removed */
+	RS_K_DOWN,		/* "snapN-rm": N live, reached by a removal */
+	RS_K_AFTER,		/* "after": all removed again */
+	RS_NKIND
 };
 
 /* One thing that happened outside the I/O path, handed to the job thread. */
@@ -51,6 +67,7 @@ struct rs_sched_cfg {
 	uint64_t hold_ns;
 	uint64_t health_ns;
 	long every;		/* I/Os between snapshots, 0 = off */
+	bool osd_slow;		/* poll the OSDs' dump_historic_slow_ops */
 	int keep;		/* 0 = no limit */
 	int count;		/* 0 = no limit */
 	bool snapshots;		/* any schedule option set */
@@ -79,12 +96,31 @@ struct rs_sched {
 
 	struct rs_event ring[RS_RING];
 	unsigned int head, tail, dropped;
+
+	/* the OSDs' slow-op records: the health thread appends while it
+	 * runs, the job thread reads after joining it */
+	int osds[16], nosds;
+	int osd_polls, osd_poll_err;
+	bool osd_overflow;	/* a read found only new records, a full history */
+	double osd_keep_s;
+	int64_t rt_minus_mono;	/* CLOCK_REALTIME - latstat clock, ns */
+	struct rs_osd_op *oops;
+	size_t noops, oops_cap;
 };
 
 struct rs_phase {
 	struct latstat ls;
 	uint64_t dur_ns;
 	uint64_t slow;
+	uint64_t osd_slow;	/* the OSDs' slow-op records initiated in it */
+	uint32_t slow_ops_max;	/* most SLOW_OPS a health poll reported in it */
+	uint64_t first_ns;	/* first entered (0 = never): the print order */
+};
+
+/* The phase that began at t_ns (the phases as a time line). */
+struct rs_trans {
+	uint64_t t_ns;
+	uint8_t kind, n;
 };
 
 struct rs_sec {
@@ -94,15 +130,29 @@ struct rs_sec {
 	int16_t live;
 	int8_t health;		/* worst seen in the second, -2 = not polled */
 	uint32_t slow_ops;
+	uint32_t osd_slow;
+};
+
+/* One slow-op record of an OSD (dump_historic_slow_ops), deduplicated. */
+struct rs_osd_op {
+	uint64_t key;		/* hash of osd, initiated_at, description */
+	uint64_t t_ns;		/* initiated, on latstat_now_ns's clock */
+	uint64_t dur_ns;
 };
 
 struct rs_report {
-	uint64_t t0_ns, phase_t_ns, end_ns;
+	uint64_t t0_ns, end_ns;
 	uint64_t slow_ns;
-	int phase, live;
-	bool had_snap;
+	int kind, live;
+	uint64_t after_ns;	/* when "after" began (0 = not yet) */
 	uint64_t ios, slow;
-	struct rs_phase ph[RS_NPHASE];
+	struct rs_phase ph[RS_NKIND][RS_MAXK + 1];
+	struct rs_trans *tr;
+	size_t ntr, tr_cap;
+	int osd_polls;		/* -1: the OSDs refused dump_historic_slow_ops */
+	bool osd_overflow;	/* counts are lower bounds */
+	uint64_t osd_slow, osd_slow_max_ns;
+	double osd_slow_keep_s;	/* the OSDs' "threshold to keep" */
 	struct rs_sec *sec;
 	size_t nsec, sec_cap;
 	struct rs_event *ev;
@@ -150,6 +200,8 @@ struct rbdsnap_options {
 	unsigned long long slow_threshold;
 	unsigned long long health_interval;
 	unsigned long long connect_timeout;
+	unsigned long long snap_after;
+	int osd_slow_ops;
 };
 
 /* rbdsnap_conn.c */
@@ -167,11 +219,14 @@ void rs_sched_kick(struct rs_sched *s, unsigned int ios);
 int rs_sched_drain(struct rs_sched *s, struct rs_event *out, int max);
 void rs_sched_stop(struct rs_sched *s, bool remove_own);
 void rs_sched_free(struct rs_sched *s);
+void rs_osd_init(struct rs_sched *s);
+bool rs_osd_poll(struct rs_sched *s);
 const char *rs_health_name(int h);
 
 /* rbdsnap_report.c */
 int rs_report_init(struct rs_report *r, uint64_t t0_ns, uint64_t slow_ns);
-void rs_report_io(struct rs_report *r, uint64_t done_ns, uint64_t lat_ns);
+void rs_report_io(struct rs_report *r, uint64_t issue_ns, uint64_t done_ns);
+void rs_report_osd_op(struct rs_report *r, const struct rs_osd_op *op);
 void rs_report_event(struct rs_report *r, const struct rs_event *e);
 void rs_report_end(struct rs_report *r, uint64_t end_ns);
 void rs_report_print(FILE *out, const struct rs_report *r, const struct rs_meta *m);

@@ -6,10 +6,12 @@
  * missing pool fail instead of hanging. No fio header: messages go to
  * stderr, one line each.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "rbdsnap.h"
 
@@ -52,6 +54,7 @@ int rbdsnap_check_opts(struct rbdsnap_options *o)
 	    rbdsnap_bad_time("slow_threshold", o->slow_threshold, USEC_DAY) ||
 	    rbdsnap_bad_time("health_interval", o->health_interval, USEC_DAY) ||
 	    rbdsnap_bad_time("connect_timeout", o->connect_timeout, USEC_DAY) ||
+	    rbdsnap_bad_time("snap_after", o->snap_after, USEC_DAY) ||
 	    rbdsnap_bad_int("snap_every", o->snap_every) ||
 	    rbdsnap_bad_int("snap_keep", o->snap_keep) ||
 	    rbdsnap_bad_int("snap_count", o->snap_count))
@@ -71,6 +74,11 @@ int rbdsnap_check_opts(struct rbdsnap_options *o)
 	if (o->snap_hold && !o->snap_count && (o->snap_interval || o->snap_every)) {
 		fprintf(stderr, "rbdsnap: snap_hold=%llus: needs snap_count (when is the last snapshot?)\n",
 			o->snap_hold / 1000000);
+		return 1;
+	}
+	if (o->snap_after && !o->snap_hold) {
+		fprintf(stderr, "rbdsnap: snap_after=%llus: needs snap_hold (else the snapshots go at the end)\n",
+			o->snap_after / 1000000);
 		return 1;
 	}
 	if (!o->snap_prefix || !*o->snap_prefix || strlen(o->snap_prefix) > 64 ||
@@ -189,4 +197,160 @@ void rbdsnap_conn_put(struct rbdsnap_conn *c)
 		free(c);
 	}
 	pthread_mutex_unlock(&rbdsnap_conn_lock);
+}
+
+/* ---------------------------------------------------------------- OSD slow ops
+ *
+ * Ceph's own count of slow requests: each OSD keeps the ops that took at
+ * least osd_op_history_slow_op_threshold (dump_historic_slow_ops, the last
+ * osd_op_history_slow_op_size of them). The health thread reads them every
+ * few seconds through rados_osd_command (as `ceph tell osd.N` does), keeps
+ * each record once, and the job thread books them to the phase in which
+ * the OSD received the op.
+ */
+
+/* pointer to the value of "key": in js (any spacing), or NULL */
+static const char *rs_json_val(const char *js, const char *key)
+{
+	char pat[64];
+	const char *p;
+
+	snprintf(pat, sizeof(pat), "\"%s\"", key);
+	p = strstr(js, pat);
+	if (!p)
+		return NULL;
+	p += strlen(pat);
+	while (*p == ' ' || *p == ':' || *p == '\n' || *p == '\t')
+		p++;
+	return p;
+}
+
+static uint64_t rs_fnv(uint64_t h, const char *p, size_t n)
+{
+	while (n--)
+		h = (h ^ (unsigned char)*p++) * 1099511628211ull;
+	return h;
+}
+
+/* "2026-11-30T15:51:48.757427+0000" -> ns since the epoch (0 if not that) */
+static uint64_t rs_parse_stamp(const char *p)
+{
+	struct tm tm = { 0 };
+	long us = 0;
+	int oh = 0, om = 0;
+	char sign = '+';
+	time_t t;
+
+	if (sscanf(p, "%4d-%2d-%2dT%2d:%2d:%2d.%6ld%c%2d%2d", &tm.tm_year, &tm.tm_mon,
+		   &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &us, &sign, &oh, &om) < 7)
+		return 0;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	t = timegm(&tm) - (sign == '-' ? -1 : 1) * (oh * 3600 + om * 60);
+	return (uint64_t)t * 1000000000ull + (uint64_t)us * 1000ull;
+}
+
+/* 1 if the record is new */
+static int rs_osd_add(struct rs_sched *s, uint64_t key, uint64_t t_ns, uint64_t dur_ns)
+{
+	size_t i;
+
+	for (i = s->noops; i-- > 0;)
+		if (s->oops[i].key == key)
+			return 0;
+	if (s->noops == s->oops_cap) {
+		size_t cap = s->oops_cap ? 2 * s->oops_cap : 256;
+		void *p = realloc(s->oops, cap * sizeof(*s->oops));
+
+		if (!p)
+			return 0;
+		s->oops = p;
+		s->oops_cap = cap;
+	}
+	s->oops[s->noops++] = (struct rs_osd_op){ .key = key, .t_ns = t_ns, .dur_ns = dur_ns };
+	return 1;
+}
+
+/* true if every record was new and the history was full: some were lost */
+static bool rs_osd_parse(struct rs_sched *s, int osd, const char *js)
+{
+	const char *p = rs_json_val(js, "threshold to keep"), *d, *ia, *du;
+	const char *keep = rs_json_val(js, "num to keep");
+	int n = 0, fresh = 0;
+	uint64_t key, rt;
+	size_t dl;
+
+	if (p)
+		s->osd_keep_s = strtod(p, NULL);
+	for (p = js; (d = rs_json_val(p, "description")) && *d == '"'; p = du) {
+		d++;
+		dl = strcspn(d, "\"");
+		ia = rs_json_val(d + dl, "initiated_at");
+		du = ia ? rs_json_val(ia, "duration") : NULL;
+		if (!du || *ia != '"')
+			break;
+		rt = rs_parse_stamp(ia + 1);
+		if (!rt)
+			continue;
+		key = rs_fnv(rs_fnv(14695981039346656037ull ^ (uint64_t)osd, d, dl), ia, 32);
+		n++;
+		fresh += rs_osd_add(s, key, rt - s->rt_minus_mono, (uint64_t)(strtod(du, NULL) * 1e9));
+	}
+	return keep && n > 0 && n >= atoi(keep) && fresh == n && s->osd_polls > 0;
+}
+
+/* Which OSDs to ask, and how the OSDs' clock maps to ours. */
+void rs_osd_init(struct rs_sched *s)
+{
+	const char *cmd[] = { "{\"prefix\": \"osd ls\", \"format\": \"json\"}" };
+	char *out = NULL, *outs = NULL, *p, *end;
+	size_t outlen = 0, outslen = 0;
+	struct timespec rt;
+
+	clock_gettime(CLOCK_REALTIME, &rt);
+	s->rt_minus_mono = (int64_t)(rt.tv_sec * 1000000000ull + rt.tv_nsec) - (int64_t)latstat_now_ns();
+	if (rados_mon_command(s->cluster, cmd, 1, "", 0, &out, &outlen, &outs, &outslen) < 0) {
+		s->osd_poll_err = 1;
+		return;
+	}
+	p = strndup(out, outlen);	/* [0,1,2] */
+	for (end = p; end && *end && s->nosds < (int)(sizeof(s->osds) / sizeof(s->osds[0]));) {
+		if (isdigit((unsigned char)*end))
+			s->osds[s->nosds++] = (int)strtol(end, &end, 10);
+		else
+			end++;
+	}
+	free(p);
+	rados_buffer_free(out);
+	rados_buffer_free(outs);
+}
+
+/* One read of every OSD's slow-op history (health thread, or the job thread
+ * after joining it). True when a history overflowed since the last read. */
+bool rs_osd_poll(struct rs_sched *s)
+{
+	bool over = false;
+
+	const char *cmd[] = { "{\"prefix\": \"dump_historic_slow_ops\", \"format\": \"json\"}" };
+	int i;
+
+	for (i = 0; i < s->nosds; i++) {
+		char *out = NULL, *outs = NULL, *js;
+		size_t outlen = 0, outslen = 0;
+		int r = rados_osd_command(s->cluster, s->osds[i], cmd, 1, "", 0, &out, &outlen,
+					  &outs, &outslen);
+
+		if (r < 0) {
+			s->osd_poll_err = 1;
+		} else if ((js = strndup(out, outlen))) {
+			over |= rs_osd_parse(s, s->osds[i], js);
+			free(js);
+		}
+		rados_buffer_free(out);
+		rados_buffer_free(outs);
+	}
+	if (s->nosds)
+		s->osd_polls++;
+	s->osd_overflow |= over;
+	return over;
 }

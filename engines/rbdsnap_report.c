@@ -1,8 +1,14 @@
 /*
  * rbdsnap_report.c - what the rbdsnap engine measured, by phase and by
- * second: IOPS and latency before the first snapshot, with k live snapshots
- * and after they are removed; a per-second timeline of IOPS, max latency,
- * slow I/Os, snapshot events and cluster health. Printed to stderr at the
+ * second: IOPS and latency before the first snapshot, while a snapshot is
+ * created or removed, with k live snapshots (reached by a create, or by a
+ * removal while the OSDs trim) and after they are removed; a per-second
+ * timeline of IOPS, max latency, slow I/Os, the OSDs' own slow-op records,
+ * snapshot events and cluster health.
+ *
+ * An I/O belongs to the phase in which it was *issued*: the writes a
+ * snapshot create stalls are booked to "creating snapN", not to the phase
+ * current when they finally complete. Printed to stderr at the
  * end (never through fio's log, which --output=FILE sends into the JSON
  * users parse) and written as a JSON sidecar (snap_json=FILE).
  *
@@ -17,18 +23,21 @@
 
 #define NS_PER_S	1000000000ull
 
+static int rs_enter_at(struct rs_report *r, uint64_t t, int kind, int n);
+
 int rs_report_init(struct rs_report *r, uint64_t t0_ns, uint64_t slow_ns)
 {
-	int i;
+	int k, i;
 
 	memset(r, 0, sizeof(*r));
-	for (i = 0; i < RS_NPHASE; i++)
-		latstat_reset(&r->ph[i].ls);
-	r->t0_ns = r->phase_t_ns = t0_ns;
+	for (k = 0; k < RS_NKIND; k++)
+		for (i = 0; i <= RS_MAXK; i++)
+			latstat_reset(&r->ph[k][i].ls);
+	r->t0_ns = t0_ns;
 	r->slow_ns = slow_ns;
 	r->health_worst = -2;
 	r->health_last = 0;
-	return 0;
+	return rs_enter_at(r, t0_ns, RS_K_BASE, 0);
 }
 
 /* the timeline entry of the second holding t, created on demand */
@@ -60,9 +69,20 @@ static struct rs_sec *rs_sec_at(struct rs_report *r, uint64_t t)
 	return &r->sec[idx];
 }
 
-void rs_report_io(struct rs_report *r, uint64_t done_ns, uint64_t lat_ns)
+/* The phase in which time t fell; recent times are the common case. */
+static struct rs_phase *rs_phase_at(struct rs_report *r, uint64_t t)
 {
-	struct rs_phase *ph = &r->ph[r->phase];
+	size_t i = r->ntr;
+
+	while (i > 1 && r->tr[i - 1].t_ns > t)
+		i--;
+	return &r->ph[r->tr[i - 1].kind][r->tr[i - 1].n];
+}
+
+void rs_report_io(struct rs_report *r, uint64_t issue_ns, uint64_t done_ns)
+{
+	uint64_t lat_ns = done_ns - issue_ns;
+	struct rs_phase *ph = rs_phase_at(r, issue_ns);
 	struct rs_sec *s = rs_sec_at(r, done_ns);
 	bool slow = lat_ns >= r->slow_ns;
 
@@ -80,17 +100,85 @@ void rs_report_io(struct rs_report *r, uint64_t done_ns, uint64_t lat_ns)
 		s->max_ns = lat_ns;
 }
 
-static void rs_enter(struct rs_report *r, uint64_t t)
+/* A slow-op record of an OSD: booked to the phase it was initiated in. */
+void rs_report_osd_op(struct rs_report *r, const struct rs_osd_op *op)
 {
-	if (t < r->phase_t_ns)
-		t = r->phase_t_ns;
-	if (!r->end_ns)	/* removals at the end: no I/O, no phase time */
-		r->ph[r->phase].dur_ns += t - r->phase_t_ns;
-	r->phase_t_ns = t;
-	if (r->live > 0)
-		r->phase = r->live < RS_MAXK ? r->live : RS_MAXK;
-	else
-		r->phase = r->had_snap ? RS_PH_AFTER : 0;
+	struct rs_sec *s;
+
+	if (op->t_ns < r->t0_ns || (r->end_ns && op->t_ns > r->end_ns))
+		return;	/* before the run, or the removals after it */
+	rs_phase_at(r, op->t_ns)->osd_slow++;
+	r->osd_slow++;
+	if (op->dur_ns > r->osd_slow_max_ns)
+		r->osd_slow_max_ns = op->dur_ns;
+	s = rs_sec_at(r, op->t_ns);
+	if (s)
+		s->osd_slow++;
+}
+
+/* Phase (kind, n) begins at t; the one before it ends there. */
+static int rs_enter_at(struct rs_report *r, uint64_t t, int kind, int n)
+{
+	struct rs_trans *last = r->ntr ? &r->tr[r->ntr - 1] : NULL;
+	struct rs_phase *ph;
+
+	if (n > RS_MAXK)
+		n = RS_MAXK;
+	if (last && t < last->t_ns)
+		t = last->t_ns;	/* events come in order; never go back */
+	if (last) {
+		if (last->kind == kind && last->n == n)
+			return 0;
+		r->ph[last->kind][last->n].dur_ns += t - last->t_ns;
+	}
+	if (r->ntr == r->tr_cap) {
+		size_t cap = r->tr_cap ? 2 * r->tr_cap : 32;
+		void *p = realloc(r->tr, cap * sizeof(*r->tr));
+
+		if (!p)
+			return -ENOMEM;
+		r->tr = p;
+		r->tr_cap = cap;
+	}
+	if (r->ntr && t == r->tr[r->ntr - 1].t_ns)
+		r->ntr--;	/* a phase that lasted no time at all: replace it */
+	r->tr[r->ntr++] = (struct rs_trans){ .t_ns = t, .kind = kind, .n = n };
+	ph = &r->ph[kind][n];
+	if (!ph->first_ns)
+		ph->first_ns = t ? t : 1;
+	r->kind = kind;
+	if (kind == RS_K_AFTER && !r->after_ns)
+		r->after_ns = t;
+	return 0;
+}
+
+/* Where a snapshot event takes the run. */
+static void rs_enter_event(struct rs_report *r, const struct rs_event *e)
+{
+	uint64_t start = e->t_ns - e->lat_ns;
+
+	switch (e->type) {
+	case RS_EV_CREATE_START:
+		rs_enter_at(r, start, RS_K_CREATING, r->live + 1);
+		break;
+	case RS_EV_REMOVE_START:
+		rs_enter_at(r, start, RS_K_REMOVING, r->live);
+		break;
+	case RS_EV_CREATE:
+	case RS_EV_REMOVE:
+		if (e->ret >= 0)
+			r->live = e->live;
+		if (r->live == 0)	/* a failed first create: still the baseline */
+			rs_enter_at(r, e->t_ns, r->after_ns || e->type == RS_EV_REMOVE ? RS_K_AFTER : RS_K_BASE, 0);
+		else if (e->type == RS_EV_CREATE && e->ret >= 0)
+			rs_enter_at(r, e->t_ns, RS_K_UP, r->live);
+		else if (e->type == RS_EV_REMOVE && e->ret >= 0)
+			rs_enter_at(r, e->t_ns, RS_K_DOWN, r->live);
+		else	/* failed: back to what was there before */
+			rs_enter_at(r, e->t_ns, r->tr[r->ntr > 1 ? r->ntr - 2 : 0].kind,
+				    r->tr[r->ntr > 1 ? r->ntr - 2 : 0].n);
+		break;
+	}
 }
 
 static void rs_keep_event(struct rs_report *r, const struct rs_event *e)
@@ -119,6 +207,12 @@ void rs_report_event(struct rs_report *r, const struct rs_event *e)
 			r->health_worst = e->health;
 		if (e->slow_ops > r->slow_ops_max)
 			r->slow_ops_max = e->slow_ops;
+		if (!r->end_ns) {
+			struct rs_phase *ph = rs_phase_at(r, e->t_ns);
+
+			if (e->slow_ops > ph->slow_ops_max)
+				ph->slow_ops_max = e->slow_ops;
+		}
 		s = rs_sec_at(r, e->t_ns);
 		if (s) {
 			if (e->health > s->health)
@@ -132,34 +226,66 @@ void rs_report_event(struct rs_report *r, const struct rs_event *e)
 		r->health_last = e->health;
 		return;
 	}
-	rs_keep_event(r, e);
-	if (e->ret < 0 || e->live == r->live)
-		return;
-	if (e->type == RS_EV_CREATE)
-		r->had_snap = true;
-	r->live = e->live;
-	rs_enter(r, e->t_ns);
-	if (r->end_ns && e->t_ns > r->end_ns)
-		return;	/* removals after the last I/O: events only */
+	if (e->type == RS_EV_CREATE || e->type == RS_EV_REMOVE)
+		rs_keep_event(r, e);
+	if (r->end_ns)
+		return;	/* removals after the last I/O: in the log only */
+	rs_enter_event(r, e);
 	s = rs_sec_at(r, e->t_ns);
-	if (s && e->live > s->live)
-		s->live = e->live;
+	if (s && r->live > s->live)
+		s->live = r->live;
 }
 
 void rs_report_end(struct rs_report *r, uint64_t end_ns)
 {
-	rs_enter(r, end_ns);
+	struct rs_trans *last = &r->tr[r->ntr - 1];
+
+	if (end_ns > last->t_ns)
+		r->ph[last->kind][last->n].dur_ns += end_ns - last->t_ns;
 	r->end_ns = end_ns;
 }
 
-static const char *rs_phase_name(int i, char *buf, size_t len)
+static const char *const rs_kind_json[RS_NKIND] = {
+	"baseline", "creating", "live", "removing", "trimmed", "after"
+};
+
+static const char *rs_phase_name(int kind, int n, char *buf, size_t len)
 {
-	if (i == 0)
-		return "baseline";
-	if (i == RS_PH_AFTER)
-		return "after";
-	snprintf(buf, len, "snap%d%s", i, i == RS_MAXK ? "+" : "");
+	const char *plus = n == RS_MAXK ? "+" : "";
+
+	switch (kind) {
+	case RS_K_BASE: return "baseline";
+	case RS_K_AFTER: return "after";
+	case RS_K_CREATING: snprintf(buf, len, "creating snap%d%s", n, plus); break;
+	case RS_K_REMOVING: snprintf(buf, len, "removing snap%d%s", n, plus); break;
+	case RS_K_DOWN: snprintf(buf, len, "snap%d%s-rm", n, plus); break;
+	default: snprintf(buf, len, "snap%d%s", n, plus); break;
+	}
 	return buf;
+}
+
+/* The phases that were entered, in the order they first were. */
+static int rs_order(const struct rs_report *r, const struct rs_phase **out, int *kind, int *n)
+{
+	int cnt = 0, k, i, j;
+
+	for (k = 0; k < RS_NKIND; k++)
+		for (i = 0; i <= RS_MAXK; i++) {
+			const struct rs_phase *p = &r->ph[k][i];
+
+			if (!p->first_ns || (!p->ls.count && !p->dur_ns))
+				continue;
+			for (j = cnt; j > 0 && out[j - 1]->first_ns > p->first_ns; j--) {
+				out[j] = out[j - 1];
+				kind[j] = kind[j - 1];
+				n[j] = n[j - 1];
+			}
+			out[j] = p;
+			kind[j] = k;
+			n[j] = i;
+			cnt++;
+		}
+	return cnt;
 }
 
 static const char *fmt_ns(uint64_t ns, char *buf, size_t len)
@@ -197,25 +323,29 @@ static double rs_ev_start(const struct rs_report *r, const struct rs_event *e)
 
 static void rs_print_phases(FILE *out, const struct rs_report *r)
 {
-	char nb[16], b[6][16];
-	int i;
+	const struct rs_phase *ph[RS_NKIND * (RS_MAXK + 1)];
+	int kind[RS_NKIND * (RS_MAXK + 1)], num[RS_NKIND * (RS_MAXK + 1)];
+	char nb[32], b[6][16], os[16];
+	int i, cnt = rs_order(r, ph, kind, num);
 
-	fprintf(out, "  %-9s %7s %9s %9s %9s %9s %9s %9s %9s %6s\n", "phase", "secs", "ios",
-		"iops", "mean", "p50", "p99", "p99.9", "max", "slow");
-	for (i = 0; i < RS_NPHASE; i++) {
-		const struct rs_phase *p = &r->ph[i];
+	fprintf(out, "  %-16s %7s %8s %8s %9s %9s %9s %9s %9s %5s %8s %8s\n", "phase", "secs", "ios",
+		"iops", "mean", "p50", "p99", "p99.9", "max", "slow", "osd_slow", "SLOW_OPS");
+	for (i = 0; i < cnt; i++) {
+		const struct rs_phase *p = ph[i];
 		double secs = p->dur_ns / 1e9;
 
-		if (!p->ls.count && !p->dur_ns)
-			continue;
-		fprintf(out, "  %-9s %7.1f %9llu %9.1f %9s %9s %9s %9s %9s %6llu\n",
-			rs_phase_name(i, nb, sizeof(nb)), secs,
+		if (r->osd_polls > 0)
+			snprintf(os, sizeof(os), "%llu", (unsigned long long)p->osd_slow);
+		else
+			snprintf(os, sizeof(os), "-");
+		fprintf(out, "  %-16s %7.1f %8llu %8.1f %9s %9s %9s %9s %9s %5llu %8s %8u\n",
+			rs_phase_name(kind[i], num[i], nb, sizeof(nb)), secs,
 			(unsigned long long)p->ls.count, secs > 0 ? p->ls.count / secs : 0.0,
 			fmt_ns(latstat_mean(&p->ls), b[0], 16),
 			fmt_ns(latstat_percentile(&p->ls, 50), b[1], 16),
 			fmt_ns(latstat_percentile(&p->ls, 99), b[2], 16),
 			fmt_ns(latstat_percentile(&p->ls, 99.9), b[3], 16),
-			fmt_ns(p->ls.max_ns, b[4], 16), (unsigned long long)p->slow);
+			fmt_ns(p->ls.max_ns, b[4], 16), (unsigned long long)p->slow, os, p->slow_ops_max);
 	}
 }
 
@@ -239,20 +369,29 @@ void rs_report_print(FILE *out, const struct rs_report *r, const struct rs_meta 
 			fmt_ns(e->lat_ns, b[0], 16), e->live, e->ret < 0 ? ", FAILED: " : "",
 			e->ret < 0 ? strerror(-e->ret) : "");
 	}
-	fprintf(out, "  slow I/Os: %llu; health: %s (%u polls), slow ops max %u%s\n",
+	fprintf(out, "  slow I/Os: %llu; health: %s (%u polls), SLOW_OPS max %u%s\n",
 		(unsigned long long)r->slow,
 		r->health_polls ? rs_health_name(r->health_worst) : "not polled",
 		r->health_polls, r->slow_ops_max, m->dropped ? ", some events dropped" : "");
+	if (r->osd_polls > 0)
+		fprintf(out, "  OSD slow-op records (dump_historic_slow_ops, >= %gs): %s%llu, longest %s%s\n",
+			r->osd_slow_keep_s, r->osd_overflow ? "at least " : "",
+			(unsigned long long)r->osd_slow, fmt_ns(r->osd_slow_max_ns, b[0], 16),
+			r->osd_overflow ? " (an OSD's history overflowed between reads: "
+					  "raise osd_op_history_slow_op_size)" : "");
+	else if (r->osd_polls < 0)
+		fprintf(out, "  OSD slow-op records: the OSDs refused dump_historic_slow_ops\n");
 	if (r->nsec > 300) {
 		fprintf(out, "  timeline: %zu seconds, see snap_json\n", r->nsec);
 		return;
 	}
-	fprintf(out, "  %5s %8s %9s %5s %4s %-8s\n", "t", "iops", "max_lat", "slow", "live", "health");
+	fprintf(out, "  %5s %8s %9s %5s %8s %4s %-8s\n", "t", "iops", "max_lat", "slow",
+		"osd_slow", "live", "health");
 	for (i = 0; i < r->nsec; i++) {
 		const struct rs_sec *s = &r->sec[i];
 
-		fprintf(out, "  %5zu %8u %9s %5u %4d %-8s", i, s->ios,
-			fmt_ns(s->max_ns, b[0], 16), s->slow, s->live,
+		fprintf(out, "  %5zu %8u %9s %5u %8u %4d %-8s", i, s->ios,
+			fmt_ns(s->max_ns, b[0], 16), s->slow, s->osd_slow, s->live,
 			s->health == -2 ? "-" : rs_health_name(s->health) + 7);
 		if (s->slow_ops)
 			fprintf(out, " SLOW_OPS=%u", s->slow_ops);
@@ -283,28 +422,28 @@ static void json_str(FILE *f, const char *s)
 
 static void rs_json_phases(FILE *f, const struct rs_report *r)
 {
-	char nb[16];
-	bool first = true;
-	int i;
+	const struct rs_phase *ph[RS_NKIND * (RS_MAXK + 1)];
+	int kind[RS_NKIND * (RS_MAXK + 1)], num[RS_NKIND * (RS_MAXK + 1)];
+	char nb[32];
+	int i, cnt = rs_order(r, ph, kind, num);
 
 	fprintf(f, "  \"phases\": [");
-	for (i = 0; i < RS_NPHASE; i++) {
-		const struct rs_phase *p = &r->ph[i];
+	for (i = 0; i < cnt; i++) {
+		const struct rs_phase *p = ph[i];
 		const struct latstat *ls = &p->ls;
 		double secs = p->dur_ns / 1e9;
 
-		if (!ls->count && !p->dur_ns)
-			continue;
-		fprintf(f, "%s\n    {\"name\": \"%s\", \"live_snaps\": %d, \"seconds\": %.3f, "
+		fprintf(f, "%s\n    {\"name\": \"%s\", \"kind\": \"%s\", \"live_snaps\": %d, \"seconds\": %.3f, "
 			"\"ios\": %llu, \"iops\": %.1f, \"mean_us\": %.1f, \"p50_us\": %.1f, "
-			"\"p99_us\": %.1f, \"p99_9_us\": %.1f, \"max_us\": %.1f, \"slow\": %llu}",
-			first ? "" : ",", rs_phase_name(i, nb, sizeof(nb)),
-			i == RS_PH_AFTER ? 0 : i, secs, (unsigned long long)ls->count,
+			"\"p99_us\": %.1f, \"p99_9_us\": %.1f, \"max_us\": %.1f, \"slow\": %llu, "
+			"\"osd_slow_ops\": %lld, \"slow_ops_max\": %u}",
+			i ? "," : "", rs_phase_name(kind[i], num[i], nb, sizeof(nb)), rs_kind_json[kind[i]],
+			kind[i] == RS_K_CREATING ? num[i] - 1 : num[i], secs, (unsigned long long)ls->count,
 			secs > 0 ? ls->count / secs : 0.0, latstat_mean(ls) / 1e3,
 			latstat_percentile(ls, 50) / 1e3, latstat_percentile(ls, 99) / 1e3,
 			latstat_percentile(ls, 99.9) / 1e3, ls->max_ns / 1e3,
-			(unsigned long long)p->slow);
-		first = false;
+			(unsigned long long)p->slow, r->osd_polls > 0 ? (long long)p->osd_slow : -1LL,
+			p->slow_ops_max);
 	}
 	fprintf(f, "\n  ],\n");
 }
@@ -341,8 +480,8 @@ static void rs_json_timeline(FILE *f, const struct rs_report *r)
 		int n = 0;
 
 		fprintf(f, "%s\n    {\"t\": %zu, \"iops\": %u, \"max_lat_us\": %.1f, \"slow\": %u, "
-			"\"live_snaps\": %d, \"health\": \"%s\", \"slow_ops\": %u, \"events\": [",
-			i ? "," : "", i, s->ios, s->max_ns / 1e3, s->slow, s->live,
+			"\"osd_slow_ops\": %u, \"live_snaps\": %d, \"health\": \"%s\", \"slow_ops\": %u, \"events\": [",
+			i ? "," : "", i, s->ios, s->max_ns / 1e3, s->slow, s->osd_slow, s->live,
 			s->health == -2 ? "" : rs_health_name(s->health), s->slow_ops);
 		for (j = 0; j < r->nev; j++) {
 			const struct rs_event *e = &r->ev[j];
@@ -366,7 +505,7 @@ int rs_report_json(const char *path, const struct rs_report *r, const struct rs_
 	f = fopen(tmp, "w");
 	if (!f)
 		return -errno;
-	fprintf(f, "{\n  \"engine\": \"rbdsnap\",\n  \"format\": 1,\n  \"job\": ");
+	fprintf(f, "{\n  \"engine\": \"rbdsnap\",\n  \"format\": 2,\n  \"job\": ");
 	json_str(f, m->job);
 	fprintf(f, ",\n  \"pool\": ");
 	json_str(f, m->pool);
@@ -392,6 +531,10 @@ int rs_report_json(const char *path, const struct rs_report *r, const struct rs_
 	fprintf(f, "  \"health\": {\"polls\": %u, \"worst\": \"%s\", \"slow_ops_max\": %u},\n",
 		r->health_polls, r->health_polls ? rs_health_name(r->health_worst) : "",
 		r->slow_ops_max);
+	fprintf(f, "  \"osd_slow_ops\": {\"polls\": %d, \"count\": %lld, \"max_ms\": %.1f, "
+		"\"threshold_s\": %g, \"lower_bound\": %s},\n", r->osd_polls,
+		r->osd_polls > 0 ? (long long)r->osd_slow : -1LL, r->osd_slow_max_ns / 1e6,
+		r->osd_slow_keep_s, r->osd_overflow ? "true" : "false");
 	fprintf(f, "  \"events_dropped\": %u,\n", m->dropped);
 	rs_json_phases(f, r);
 	rs_json_events(f, r);
@@ -408,7 +551,10 @@ void rs_report_free(struct rs_report *r)
 {
 	free(r->sec);
 	free(r->ev);
+	free(r->tr);
 	r->sec = NULL;
 	r->ev = NULL;
+	r->tr = NULL;
+	r->ntr = r->tr_cap = 0;
 	r->nsec = r->sec_cap = r->nev = r->ev_cap = 0;
 }

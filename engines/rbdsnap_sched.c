@@ -20,6 +20,9 @@
 
 #include "rbdsnap.h"
 
+/* each read of an OSD's slow-op history is up to ~1 MB of JSON: not every second */
+#define RS_OSD_POLL_NS	(5 * 1000000000ull)
+
 const char *rs_health_name(int h)
 {
 	switch (h) {
@@ -184,6 +187,15 @@ static void rs_op(struct rs_sched *s, int type, const char *name)
 	uint64_t t = latstat_now_ns();
 	int r;
 
+	/* the phase "creating/removing" begins now: I/Os issued from here on
+	 * belong to it, however long the call makes them wait */
+	e.type = type == RS_EV_CREATE ? RS_EV_CREATE_START : RS_EV_REMOVE_START;
+	e.t_ns = t;
+	e.live = s->nown;
+	snprintf(e.name, sizeof(e.name), "%s", name);
+	rs_push(s, &e);
+	e.type = type;
+
 	r = type == RS_EV_CREATE ? rs_snap_create(s->image, name) :
 				   rs_snap_remove(s->image, name);
 	e.t_ns = latstat_now_ns();
@@ -216,19 +228,24 @@ static void rs_op(struct rs_sched *s, int type, const char *name)
 	rs_push(s, &e);
 }
 
+/*
+ * snap_keep=N means at most N live: the oldest goes *before* the next is
+ * created (an operator's rotation that creates first would have N+1 for the
+ * length of a removal). If that removal fails, no new snapshot is made.
+ */
 static void rs_create_next(struct rs_sched *s)
 {
 	char name[RS_NAME_MAX];
 
-	snprintf(name, sizeof(name), "%s%s-%d", s->cfg.prefix, s->runid, s->created + 1);
-	rs_op(s, RS_EV_CREATE, name);
-	while (s->cfg.keep && s->nown > s->cfg.keep) {
+	while (s->cfg.keep && s->nown >= s->cfg.keep) {
 		int before = s->nown;
 
 		rs_op(s, RS_EV_REMOVE, s->own[0]);
 		if (s->nown == before)
-			break;	/* failed: try again after the next one */
+			return;	/* failed: try again at the next turn */
 	}
+	snprintf(name, sizeof(name), "%s%s-%d", s->cfg.prefix, s->runid, s->created + 1);
+	rs_op(s, RS_EV_CREATE, name);
 }
 
 static void rs_remove_all(struct rs_sched *s)
@@ -343,8 +360,10 @@ static void *rs_health_thread(void *arg)
 {
 	struct rs_sched *s = arg;
 	const char *cmd[] = { "{\"prefix\": \"health\", \"format\": \"json\"}" };
-	uint64_t next = latstat_now_ns();
+	uint64_t next = latstat_now_ns(), next_osd = next + RS_OSD_POLL_NS;
 
+	if (s->cfg.osd_slow)
+		rs_osd_init(s);
 	while (!rs_stopping(s)) {
 		struct rs_event e = { .type = RS_EV_HEALTH, .health = -1 };
 		char *out = NULL, *outs = NULL;
@@ -372,6 +391,12 @@ static void *rs_health_thread(void *arg)
 		rados_buffer_free(out);
 		rados_buffer_free(outs);
 		rs_push(s, &e);
+		if (s->cfg.osd_slow && e.t_ns >= next_osd) {
+			/* a history that overflowed: read again sooner */
+			bool over = rs_osd_poll(s);
+
+			next_osd = latstat_now_ns() + (over ? RS_OSD_POLL_NS / 5 : RS_OSD_POLL_NS);
+		}
 		next += s->cfg.health_ns;
 		if (next < e.t_ns)
 			next = e.t_ns + s->cfg.health_ns;
@@ -419,6 +444,8 @@ void rs_sched_stop(struct rs_sched *s, bool remove_own)
 	if (s->health_started) {
 		pthread_join(s->health_thread, NULL);
 		s->health_started = false;
+		if (s->cfg.osd_slow && s->nosds)
+			rs_osd_poll(s);	/* what the last seconds added */
 	}
 	if (remove_own)
 		rs_remove_all(s);
@@ -430,6 +457,9 @@ void rs_sched_stop(struct rs_sched *s, bool remove_own)
 void rs_sched_free(struct rs_sched *s)
 {
 	free(s->own);
+	free(s->oops);
+	s->oops = NULL;
+	s->noops = s->oops_cap = 0;
 	s->own = NULL;
 	s->nown = s->own_cap = 0;
 }

@@ -5,15 +5,15 @@
 need_cluster
 have_backend RBD || skip "configure found no librbd"
 IMG=rbdsnap-test-stale
-rbd rm -p rbd "$IMG" >/dev/null 2>&1
-rbd create -p rbd --size 256M "$IMG" || fail "rbd create $IMG"
-cleanup() {
+drop_image() {
 	rbd snap unprotect "rbd/$IMG@dbfio-0badc0de-2" >/dev/null 2>&1
 	rbd snap purge -p rbd "$IMG" >/dev/null 2>&1
 	rbd rm -p rbd "$IMG" >/dev/null 2>&1
-	rm -rf "$TMP"
 }
-trap cleanup EXIT
+# a run killed by the runner's timeout leaves the image with a protected snapshot
+drop_image
+rbd create -p rbd --size 256M "$IMG" || fail "rbd create $IMG"
+trap 'drop_image; rm -rf "$TMP"' EXIT
 # what a SIGKILLed run leaves, a protected one, and an operator's look-alike
 for s in dbfio-0badc0de-1 dbfio-0badc0de-2 dbfio-keep-me foreign; do
 	rbd snap create "rbd/$IMG@$s" >/dev/null 2>&1 || fail "rbd snap create $s"
