@@ -68,12 +68,14 @@ STORE_OBJ := $(STORE_SRC:engines/%.c=$(B)/obj/%.o)
 
 # Engines: engines/<name>.c plus the store layer (and per-engine extras).
 # Engines built: those whose source exists; rbdsnap needs librbd.
-ENGINES := $(foreach e,storeio redolog pgpage metastorm $(if $(CONFIG_RBD),rbdsnap),\
+ENGINES := $(foreach e,storeio redolog pgpage metastorm txn $(if $(CONFIG_RBD),rbdsnap),\
 	$(if $(wildcard engines/$(e).c),$(e)))
 # Per-engine extras: <engine>_EXTRA = more engine-side sources (fio headers),
 # <engine>_LIBS = more libraries.
 redolog_EXTRA := engines/redolog_log.c engines/redolog_flush.c
 pgpage_EXTRA := engines/pgpage_ckpt.c engines/pgpage_files.c
+txn_EXTRA := engines/txn_prof.c engines/txn_pool.c engines/txn_log.c engines/txn_db.c \
+	engines/redolog_log.c engines/redolog_flush.c engines/pgpage_ckpt.c engines/pgpage_files.c
 rbdsnap_EXTRA := engines/rbdsnap_conn.c engines/rbdsnap_sched.c engines/rbdsnap_report.c
 metastorm_EXTRA := engines/metastorm_calls.c engines/metastorm_ddl.c engines/metastorm_report.c
 rbdsnap_LIBS := -lrbd -lrados

@@ -80,6 +80,9 @@ struct pg_ckpt_conf {
 	double target;			/* checkpoint_completion_target */
 	uint64_t flush_after_pages;	/* 0: no writeback hints */
 	FILE *log;			/* checkpoint_log, or NULL */
+	/* optional: called by the checkpointer after it wrote a page (txn's buffer pool) */
+	void (*written)(void *arg, unsigned int idx, uint64_t page);
+	void *written_arg;
 };
 
 struct pg_ckpt {

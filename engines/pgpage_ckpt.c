@@ -340,6 +340,8 @@ static void write_pages(struct pg_ckpt *ck, struct pg_dirty *d, uint64_t spread_
 				if (ret) {
 					(*written)++;
 					wb_add(ck, &wb, i, page);
+					if (ck->conf.written)
+						ck->conf.written(ck->conf.written_arg, i, page);
 				} else {
 					(*skipped)++;
 				}

@@ -1,0 +1,499 @@
+/*
+ * txn - whole transactions of concurrent database connections: a fio job is
+ * one connection (numjobs= connections, group_reporting), an io_u is one
+ * transaction of a named profile (txn_prof.c), so fio's clat is the
+ * transaction's latency and its IOPS the database's tps.
+ *
+ * Per statement a connection sleeps one client round trip (rtt), burns
+ * cpu_per_stmt of its own thread's CPU time (measured with
+ * CLOCK_THREAD_CPUTIME_ID, so connections compete for cores as backends do)
+ * and touches its pages through the database's buffer pool (txn_pool.c): a
+ * miss is a page read through the store. The last statement commits: its log
+ * record goes into the database's one log, flushed with the database's own
+ * group commit (txn_log.c, over redolog's writer). The connections of a
+ * database are the jobs that name the same store and directory
+ * (txn_db.c); the first one loads the tables, the last one prints the
+ * database's summary (commits, flushes, group sizes, hit ratio, checkpoints).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "fio.h"
+#include "optgroup.h"
+
+#include "fio_store.h"
+#include "latstat.h"
+#include "txn.h"
+
+struct txn_data {
+	struct txn_db *db;
+	struct store *store;
+	struct txn_io io;
+	int io_ok;
+	uint64_t rnd;
+	uint64_t txns, stmts, cpu_ns, rtt_ns;
+	uint64_t key[TXN_MAX_KEYS];
+};
+
+struct txn_options {
+	void *pad;	/* fio stores td here; off1 must not be 0 */
+	struct store_opts so;
+	char *profile;
+	char *flavor;
+	unsigned int scale;
+	unsigned long long table_size;
+	unsigned long long shared_buffers;
+	unsigned long long innodb_pool;
+	unsigned long long rtt;			/* usec */
+	unsigned long long cpu;			/* usec */
+	unsigned int log_bytes;
+	char *wal_sync_method;
+	unsigned long long wal_segment_size;
+	unsigned int wal_segments;
+	unsigned long long commit_delay;	/* usec */
+	unsigned int commit_siblings;
+	unsigned int trx_commit;
+	char *flush_method;
+	unsigned long long log_file_size;
+	unsigned int log_bin;
+	unsigned int sync_binlog;
+	unsigned int checkpoint_timeout;
+	unsigned int prefill;
+	unsigned int prewarm;
+	char *group_trace;
+	unsigned long long debug_flush;		/* usec */
+};
+
+#define TX_OPT(nm, t, field, hlp, dflt)	\
+	FIO_ENGINE_OPT(struct txn_options, nm, t, field, hlp, dflt)
+
+static struct fio_option options[] = {
+	FIO_STORE_OPTIONS(struct txn_options, so),
+	TX_OPT("txn_profile", FIO_OPT_STR_STORE, profile,
+	       "Transaction: tpcb (pgbench), oltp_read_write, read_only (sysbench), insert", "tpcb"),
+	TX_OPT("flavor", FIO_OPT_STR_STORE, flavor,
+	       "Database: postgres (8k pages, WAL), mysql or mariadb (16k pages, redo log)", "postgres"),
+	TX_OPT("scale", FIO_OPT_INT, scale, "tpcb: pgbench's scale factor (100000 accounts each)", "1"),
+	TX_OPT("table_size", FIO_OPT_STR_VAL, table_size,
+	       "oltp_read_write/read_only/insert: sysbench's --table-size (rows)", "10000"),
+	TX_OPT("shared_buffers", FIO_OPT_STR_VAL, shared_buffers,
+	       "postgres: buffer pool size", "128M"),
+	TX_OPT("innodb_buffer_pool_size", FIO_OPT_STR_VAL, innodb_pool,
+	       "mysql/mariadb: buffer pool size", "128M"),
+	TX_OPT("rtt", FIO_OPT_STR_VAL_TIME, rtt,
+	       "Client round trip per statement, slept (e.g. 100us)", "0"),
+	TX_OPT("cpu_per_stmt", FIO_OPT_STR_VAL_TIME, cpu,
+	       "Server CPU per statement, burned as thread CPU time (e.g. 50us)", "0"),
+	TX_OPT("txn_log_bytes", FIO_OPT_INT, log_bytes,
+	       "Log bytes per transaction (0: the profile's estimate)", "0"),
+	TX_OPT("wal_sync_method", FIO_OPT_STR_STORE, wal_sync_method,
+	       "postgres: fdatasync, fsync, open_datasync or open_sync", "fdatasync"),
+	TX_OPT("wal_segment_size", FIO_OPT_STR_VAL, wal_segment_size,
+	       "postgres: WAL segment size (power of two, 1M..1G)", "16M"),
+	TX_OPT("wal_segments", FIO_OPT_INT, wal_segments,
+	       "postgres: WAL segments kept and recycled", "5"),
+	TX_OPT("commit_delay", FIO_OPT_STR_VAL_TIME, commit_delay,
+	       "postgres: the flusher sleeps this long first (0..100000us) ...", "0"),
+	TX_OPT("commit_siblings", FIO_OPT_INT, commit_siblings,
+	       "postgres: ... when at least this many other connections are in a transaction (0..1000)", "5"),
+	TX_OPT("innodb_flush_log_at_trx_commit", FIO_OPT_INT, trx_commit,
+	       "mysql/mariadb: 1 write+flush per commit (grouped), 2 write per commit + flush each second, "
+	       "0 both each second", "1"),
+	TX_OPT("innodb_flush_method", FIO_OPT_STR_STORE, flush_method,
+	       "mysql/mariadb: fsync, O_DSYNC or O_DIRECT (the log; default: fsync mysql, O_DIRECT mariadb)", NULL),
+	TX_OPT("innodb_log_file_size", FIO_OPT_STR_VAL, log_file_size,
+	       "mysql/mariadb: size of each redo log file (0: 48M mysql x2, 96M mariadb)", "0"),
+	TX_OPT("log_bin", FIO_OPT_BOOL, log_bin,
+	       "mysql/mariadb: write a binlog, group-committed after the redo log", "0"),
+	TX_OPT("sync_binlog", FIO_OPT_INT, sync_binlog,
+	       "mysql/mariadb: fdatasync the binlog every N commit groups (0: never)", "1"),
+	TX_OPT("checkpoint_timeout", FIO_OPT_INT, checkpoint_timeout,
+	       "Seconds between checkpoints (pgpage's checkpointer; 0: none)", "300"),
+	TX_OPT("txn_prefill", FIO_OPT_BOOL, prefill,
+	       "Load the tables (write them in full) before the run, unless already there", "1"),
+	TX_OPT("txn_prewarm", FIO_OPT_BOOL, prewarm,
+	       "Fill the buffer pool with the tables' first pages before the run (pg_prewarm)", "0"),
+	TX_OPT("txn_group_trace", FIO_OPT_STR_STORE, group_trace,
+	       "Local file: one line per log flush with the number of commits it covered", NULL),
+	TX_OPT("debug_flush_delay", FIO_OPT_STR_VAL_TIME, debug_flush,
+	       "TEST ONLY: every log flush takes this much longer (e.g. 50ms)", "0"),
+	{
+		.name	= NULL,
+	},
+};
+
+#define REFUSE(...) do { log_err("txn: " __VA_ARGS__); return 1; } while (0)
+
+static int is_pow2(unsigned long long v)
+{
+	return v && !(v & (v - 1));
+}
+
+static int pg_log(struct txn_options *o, struct rl_cfg *c, uint64_t pool)
+{
+	const char *m = o->wal_sync_method ? o->wal_sync_method : "";
+
+	if (!strcmp(m, "fdatasync"))
+		c->flush = RL_FLUSH_FDATASYNC;
+	else if (!strcmp(m, "fsync"))
+		c->flush = RL_FLUSH_FSYNC;
+	else if (!strcmp(m, "open_datasync"))
+		c->open_flags = O_DSYNC;
+	else if (!strcmp(m, "open_sync"))
+		c->open_flags = O_SYNC;
+	else
+		REFUSE("wal_sync_method=%s: unknown (fdatasync, fsync, open_datasync, open_sync)\n", m);
+	if (!is_pow2(o->wal_segment_size) || o->wal_segment_size < (1 << 20) ||
+	    o->wal_segment_size > (1ull << 30))
+		REFUSE("wal_segment_size=%llu: must be a power of two in 1M..1G\n", o->wal_segment_size);
+	if (o->wal_segments < 2 || o->wal_segments > 1024)
+		REFUSE("wal_segments=%u: must be 2..1024\n", o->wal_segments);
+	c->g.flavor = RL_POSTGRES;
+	c->g.unit = 8192;
+	c->g.hdr = 24;
+	c->g.file_size = o->wal_segment_size;
+	c->g.nfiles = o->wal_segments;
+	c->trx_commit = 1;
+	/* wal_buffers = -1: shared_buffers / 32, 64 kB .. 16 MB */
+	c->bufsize = pool / 32 < (64 << 10) ? 64 << 10 : pool / 32 > (16 << 20) ? 16 << 20 : pool / 32;
+	return 0;
+}
+
+static int innodb_log(struct txn_options *o, struct rl_cfg *c, int mariadb)
+{
+	const char *m = o->flush_method ? o->flush_method : mariadb ? "O_DIRECT" : "fsync";
+
+	c->flush = mariadb ? RL_FLUSH_FDATASYNC : RL_FLUSH_FSYNC;
+	if (!strcmp(m, "O_DSYNC")) {
+		c->flush = RL_FLUSH_NONE;
+		c->open_flags = mariadb ? O_DSYNC : O_SYNC;
+	} else if (!strcmp(m, "O_DIRECT")) {
+		c->open_flags = O_DIRECT;
+	} else if (strcmp(m, "fsync")) {
+		REFUSE("innodb_flush_method=%s: unknown (fsync, O_DSYNC, O_DIRECT)\n", m);
+	}
+	if (o->trx_commit > 2)
+		REFUSE("innodb_flush_log_at_trx_commit=%u: must be 0, 1 or 2\n", o->trx_commit);
+	c->g.flavor = mariadb ? RL_MARIADB : RL_MYSQL;
+	c->trx_commit = o->trx_commit;
+	c->bufsize = 16 << 20;
+	c->g.file_size = o->log_file_size ? o->log_file_size : mariadb ? 96 << 20 : 48 << 20;
+	c->g.unit = 512;
+	if (mariadb) {
+		c->g.file_hdr = 12288;
+		c->g.nfiles = 1;
+	} else {
+		c->wa = 8192;
+		c->g.hdr = 12;
+		c->g.trl = 4;
+		c->g.file_hdr = 2048;
+		c->g.nfiles = 2;
+	}
+	if (c->g.file_size % 512 || c->g.file_size < (1 << 20))
+		REFUSE("innodb_log_file_size=%llu: must be a multiple of 512 and at least 1M\n",
+		       (unsigned long long)c->g.file_size);
+	return 0;
+}
+
+static int log_cfg(struct txn_options *o, struct txn_db_cfg *c)
+{
+	struct txn_log_cfg *l = &c->log;
+
+	if (l->postgres ? pg_log(o, &l->rl, c->pool_bytes) :
+			  innodb_log(o, &l->rl, !strcmp(o->flavor, "mariadb")))
+		return 1;
+	if (o->commit_delay > 100000)
+		REFUSE("commit_delay=%lluus: must be 0..100000us, as PostgreSQL allows\n", o->commit_delay);
+	if (o->commit_siblings > 1000)
+		REFUSE("commit_siblings=%u: must be 0..1000\n", o->commit_siblings);
+	if (o->log_bin && l->postgres)
+		REFUSE("log_bin=1: only flavor=mysql or mariadb has a binlog\n");
+	if (o->log_bytes > 65536)
+		REFUSE("txn_log_bytes=%u: must be at most 65536\n", o->log_bytes);
+	l->commit_delay_ns = o->commit_delay * 1000;
+	l->commit_siblings = o->commit_siblings;
+	l->log_bin = o->log_bin;
+	l->sync_binlog = o->sync_binlog;
+	l->debug_flush_ns = o->debug_flush * 1000;
+	l->group_trace = o->group_trace && *o->group_trace ? o->group_trace : NULL;
+	return 0;
+}
+
+/* Resolve and check every option; one line naming option and value on error. */
+static int txn_config(struct thread_data *td, struct txn_db_cfg *c)
+{
+	struct txn_options *o = td->eo;
+	const char *fl = o->flavor ? o->flavor : "";
+	int prof = txn_profile_parse(o->profile);
+
+	memset(c, 0, sizeof(*c));
+	if (prof < 0)
+		REFUSE("txn_profile=%s: unknown (tpcb, oltp_read_write, read_only, insert)\n",
+		       o->profile ? o->profile : "");
+	if (strcmp(fl, "postgres") && strcmp(fl, "mysql") && strcmp(fl, "mariadb"))
+		REFUSE("flavor=%s: unknown (postgres, mysql, mariadb)\n", fl);
+	c->log.postgres = !strcmp(fl, "postgres");
+	c->page_size = c->log.postgres ? 8192 : 16384;
+	if (o->scale < 1 || o->scale > 100000)
+		REFUSE("scale=%u: must be 1..100000\n", o->scale);
+	if (o->table_size < 100 || o->table_size > (1ull << 34))
+		REFUSE("table_size=%llu: must be 100..2^34 rows\n", o->table_size);
+	c->pool_bytes = c->log.postgres ? o->shared_buffers : o->innodb_pool;
+	if (c->pool_bytes < 16ull * c->page_size || c->pool_bytes > (1ull << 40))
+		REFUSE("%s=%llu: must hold 16 pages of %u bytes (and be under 1T)\n",
+		       c->log.postgres ? "shared_buffers" : "innodb_buffer_pool_size",
+		       (unsigned long long)c->pool_bytes, c->page_size);
+	if (o->rtt > 10000000 || o->cpu > 10000000)
+		REFUSE("%s=%lluus: more than 10 s per statement\n", o->rtt > 10000000 ? "rtt" : "cpu_per_stmt",
+		       o->rtt > 10000000 ? o->rtt : o->cpu);
+	txn_profile_make(&c->prof, prof, o->scale, o->table_size, c->page_size);
+	if (o->log_bytes)
+		c->prof.log_bytes = o->log_bytes;
+	if (log_cfg(o, c))
+		return 1;
+	c->prefill = o->prefill;
+	c->prewarm = o->prewarm;
+	c->ckpt.timeout_ns = o->checkpoint_timeout * 1000000000ull;
+	c->ckpt.target = 0.9;
+	c->ckpt.flush_after_pages = c->log.postgres ? (256 << 10) / c->page_size : 0;
+	return 0;
+}
+
+static int fio_txn_setup(struct thread_data *td)
+{
+	struct txn_options *o = td->eo;
+	struct txn_db_cfg *c;
+	struct fio_file *f;
+	unsigned int i;
+	int ret;
+
+	if (fio_store_setup(td, "txn", &o->so))
+		return 1;
+	c = malloc(sizeof(*c));
+	if (!c)
+		return 1;
+	ret = txn_config(td, c);
+	free(c);
+	if (ret)
+		return 1;
+	/* fio's file is only the io_u source: its offsets are ignored */
+	for_each_file(td, f, i) {
+		f->real_file_size = td->o.size ? td->o.size : 1ull << 30;
+		fio_file_set_size_known(f);
+	}
+	return 0;
+}
+
+static int fio_txn_init(struct thread_data *td)
+{
+	struct txn_options *o = td->eo;
+	struct txn_db_cfg *c;
+	struct txn_data *tx;
+	char err[512];
+	int ret = 1;
+
+	c = malloc(sizeof(*c));
+	tx = calloc(1, sizeof(*tx));
+	if (!c || !tx)
+		goto out;
+	td->io_ops_data = tx;
+	if (txn_config(td, c))
+		goto out;
+	if (fio_store_connect(td, "txn", &o->so, td->o.directory, 0, &tx->store))
+		goto out;
+	c->store = tx->store->cfg;
+	c->store.timing = 0;
+	/* the connections of one database: the jobs naming the same place */
+	snprintf(c->key, sizeof(c->key), "%s:%s%s%s", store_backend_name(c->store.backend),
+		 c->store.backend == STORE_RBD ? c->store.pool : c->store.root,
+		 c->store.backend == STORE_RBD ? "/" : "",
+		 c->store.backend == STORE_RBD ? c->store.rbdname : "");
+	tx->db = txn_db_attach(c, err, sizeof(err));
+	if (!tx->db) {
+		log_err("txn: %s\n", err);
+		td_verror(td, EIO, "txn database open");
+		goto out;
+	}
+	if (txn_io_init(&tx->io, tx->store, &tx->db->g)) {
+		log_err("txn: out of memory\n");
+		goto out;
+	}
+	tx->io_ok = 1;
+	tx->rnd = (td->o.rand_seed ? td->o.rand_seed : 0x9e3779b97f4a7c15ull) * 2654435761ull +
+		  td->thread_number;
+	ret = 0;
+out:
+	free(c);
+	return ret;
+}
+
+static void fio_txn_cleanup(struct thread_data *td)
+{
+	struct txn_options *o = td->eo;
+	struct txn_data *tx = td->io_ops_data;
+
+	if (!tx)
+		return;
+	fprintf(stderr, "txn: job %s (thread %d): txns=%llu stmts=%llu cpu_burned_ms=%.3f "
+		"rtt_slept_ms=%.3f\n", td->o.name, td->thread_number,
+		(unsigned long long)tx->txns, (unsigned long long)tx->stmts,
+		tx->cpu_ns / 1e6, tx->rtt_ns / 1e6);
+	if (tx->io_ok)
+		txn_io_free(&tx->io);
+	if (tx->db)
+		txn_db_detach(tx->db, stderr);
+	if (tx->store) {
+		fio_store_report(td, "txn", &o->so, tx->store);
+		store_exit(tx->store);
+	}
+	free(tx);
+	td->io_ops_data = NULL;
+}
+
+static uint64_t rnd(struct txn_data *tx, uint64_t n)
+{
+	tx->rnd ^= tx->rnd >> 12;
+	tx->rnd ^= tx->rnd << 25;
+	tx->rnd ^= tx->rnd >> 27;
+	return (uint64_t)(((unsigned __int128)(tx->rnd * 2685821657736338717ull) * n) >> 64);
+}
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+/* Burn ns of this thread's CPU time: on the CPU, not asleep. */
+static void burn(struct txn_data *tx, uint64_t ns)
+{
+	uint64_t t0 = thread_cpu_ns(), t;
+	volatile uint64_t x = 0;
+	unsigned int i;
+
+	do {
+		for (i = 0; i < 256; i++)
+			x += i;
+		t = thread_cpu_ns();
+	} while (t - t0 < ns);
+	tx->cpu_ns += t - t0;
+}
+
+static void sleep_us(struct txn_data *tx, uint64_t us)
+{
+	struct timespec ts = { us / 1000000, (us % 1000000) * 1000 };
+	uint64_t t0 = latstat_now_ns();
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+	tx->rtt_ns += latstat_now_ns() - t0;
+}
+
+/* One statement's page accesses. */
+static int pages(struct txn_data *tx, const struct txn_acc *a)
+{
+	struct txn_db *db = tx->db;
+	const struct txn_table *t = &db->c.prof.t[a->table];
+	uint64_t first, last, p, row;
+	int ret, fresh = 0;
+
+	switch (a->how) {
+	case TA_APPEND:
+		row = atomic_fetch_add(&db->append_rows[a->table], 1);
+		first = last = (row / t->rows_per_page) % t->pages;
+		fresh = row % t->rows_per_page == 0;	/* a new page: extension, nothing to read */
+		break;
+	case TA_RANGE:
+		row = tx->key[a->key];
+		first = row / t->rows_per_page;
+		row = row + 99 < t->rows ? row + 99 : t->rows - 1;
+		last = row / t->rows_per_page;
+		break;
+	default:
+		first = last = tx->key[a->key] / t->rows_per_page;
+	}
+	for (p = first; p <= last; p++) {
+		ret = txn_pool_access(&db->pool, &tx->io, txn_db_gpage(db, a->table, p),
+				      a->dirty, fresh);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+static int transaction(struct thread_data *td, struct txn_data *tx)
+{
+	struct txn_options *o = td->eo;
+	const struct txn_profile *p = &tx->db->c.prof;
+	unsigned int i, j;
+	int ret = 0;
+
+	for (i = 0; i < p->nkeys; i++)
+		tx->key[i] = rnd(tx, p->t[p->key_table[i]].rows);
+	for (i = 0; i < p->nstmts && !ret; i++) {
+		if (o->rtt)
+			sleep_us(tx, o->rtt);
+		if (o->cpu)
+			burn(tx, o->cpu * 1000);
+		for (j = 0; j < p->s[i].nacc && !ret; j++)
+			ret = pages(tx, &p->s[i].acc[j]);
+		tx->stmts++;
+	}
+	if (ret) {
+		log_err("txn: %s\n", tx->io.err);
+		return ret;
+	}
+	if (p->log_bytes) {
+		ret = txn_log_commit(&tx->db->log, p->log_bytes, p->binlog_bytes);
+		if (ret)
+			log_err("txn: log: %s\n", tx->db->log.err);
+	}
+	return ret;
+}
+
+static enum fio_q_status fio_txn_queue(struct thread_data *td, struct io_u *io_u)
+{
+	struct txn_data *tx = td->io_ops_data;
+	int ret;
+
+	fio_ro_check(td, io_u);
+	if (io_u->ddir == DDIR_SYNC || io_u->ddir == DDIR_DATASYNC)
+		return FIO_Q_COMPLETED;	/* fio's fsync=: commits are durable anyway */
+	atomic_fetch_add(&tx->db->log.active, 1);
+	ret = transaction(td, tx);
+	atomic_fetch_sub(&tx->db->log.active, 1);
+	tx->txns++;
+	if (ret) {
+		io_u->error = ret < 0 ? -ret : EIO;
+		td_verror(td, io_u->error, "txn transaction");
+	}
+	return FIO_Q_COMPLETED;
+}
+
+static int fio_txn_open_file(struct thread_data *td, struct fio_file *f)
+{
+	return 0;
+}
+
+static int fio_txn_close_file(struct thread_data *td, struct fio_file *f)
+{
+	return 0;
+}
+
+struct ioengine_ops ioengine = {
+	.name			= "txn",
+	.version		= FIO_IOOPS_VERSION,
+	.flags			= FIO_SYNCIO | FIO_DISKLESSIO | FIO_NODISKUTIL,
+	.setup			= fio_txn_setup,
+	.init			= fio_txn_init,
+	.cleanup		= fio_txn_cleanup,
+	.queue			= fio_txn_queue,
+	.open_file		= fio_txn_open_file,
+	.close_file		= fio_txn_close_file,
+	.option_struct_size	= sizeof(struct txn_options),
+	.options		= options,
+};

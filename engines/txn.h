@@ -1,0 +1,189 @@
+/*
+ * txn.h - what the txn engine's fio hooks (txn.c) share with its fio-free
+ * parts: the profiles and their tables (txn_prof.c), the buffer pool model
+ * (txn_pool.c), the shared log with group commit (txn_log.c) and the
+ * process-wide registry of databases (txn_db.c). No fio headers here.
+ *
+ * A database is shared by every connection (fio job thread) that names the
+ * same store, directory and prefix: one log, one buffer pool, one
+ * checkpointer, as one PostgreSQL or MariaDB server has.
+ */
+#ifndef DBFIO_TXN_H
+#define DBFIO_TXN_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "pgpage.h"
+#include "redolog.h"
+#include "store.h"
+
+enum txn_profile_id { TP_TPCB, TP_OLTP_RW, TP_INSERT, TP_READ_ONLY, TP_NR };
+
+#define TXN_MAX_TABLES	6
+#define TXN_MAX_KEYS	20
+#define TXN_MAX_STMTS	24
+#define TXN_MAX_ACC	4
+
+/* How a statement picks the page of a table. */
+enum txn_how {
+	TA_ROW,		/* the page of a row drawn uniformly (key slot) */
+	TA_RANGE,	/* the pages of 100 consecutive rows from a drawn row */
+	TA_APPEND,	/* the table's last page (INSERT) */
+};
+
+struct txn_acc {
+	uint8_t table, how, key, dirty;
+};
+
+struct txn_stmt {
+	const char *sql;		/* what it stands for (docs, debug) */
+	uint8_t nacc;
+	struct txn_acc acc[TXN_MAX_ACC];
+};
+
+struct txn_table {
+	const char *name;
+	uint64_t rows;			/* rows at load time */
+	uint32_t rows_per_page;		/* at the flavor's page size */
+	uint64_t pages;			/* pages at load time (append: capacity) */
+	int append;			/* grows by INSERTs: not loaded, wraps at pages */
+};
+
+/* A profile resolved for one database: tables sized, statements listed. */
+struct txn_profile {
+	int id;
+	const char *name;
+	unsigned int ntables, nstmts, nkeys;
+	struct txn_table t[TXN_MAX_TABLES];
+	struct txn_stmt s[TXN_MAX_STMTS];
+	uint8_t key_table[TXN_MAX_KEYS];	/* key slot -> table its row is drawn from */
+	uint32_t log_bytes;		/* log record bytes per transaction (0: read-only) */
+	uint32_t binlog_bytes;		/* mysql binlog event bytes per transaction */
+};
+
+/* Name -> id; -1 if unknown. */
+int txn_profile_parse(const char *name);
+const char *txn_profile_name(int id);
+/* Size the tables (scale: pgbench's; rows: sysbench's table_size) for a page size. */
+void txn_profile_make(struct txn_profile *p, int id, unsigned int scale, uint64_t rows,
+		      uint32_t page_size);
+
+/* ---- buffer pool ---- */
+struct txn_frame {
+	uint64_t tag;			/* global page number; UINT64_MAX: free */
+	int32_t next;			/* hash chain */
+	uint8_t usage, dirty, busy;
+};
+
+struct txn_pool_stats {
+	uint64_t hits, misses, reads, evict_writes, ckpt_cleaned;
+};
+
+struct txn_pool {
+	pthread_mutex_t m;
+	pthread_cond_t io_done;
+	struct txn_frame *f;
+	int32_t *bucket;
+	uint32_t nframes, nbuckets, hand, used;
+	const struct pg_geom *g;
+	struct pg_ckpt *ck;		/* told of every page going clean -> dirty; NULL: none */
+	struct txn_pool_stats st;
+};
+
+/* Per connection: its store and its handles on the segment files. */
+struct txn_io {
+	struct store *s;
+	struct store_file **files;	/* per segment */
+	void *buf;			/* one page */
+	const struct pg_geom *g;
+	char err[256];
+};
+
+int txn_pool_init(struct txn_pool *p, uint32_t nframes, const struct pg_geom *g);
+void txn_pool_free(struct txn_pool *p);
+/* Access one page; a miss reads it (and may write a dirty victim) through io. 1 hit, 0 miss, <0 error. */
+int txn_pool_access(struct txn_pool *p, struct txn_io *io, uint64_t gpage, int dirty, int fresh);
+/* The checkpointer wrote this page: it is clean again. */
+void txn_pool_cleaned(struct txn_pool *p, uint64_t gpage);
+int txn_io_init(struct txn_io *io, struct store *s, const struct pg_geom *g);
+void txn_io_free(struct txn_io *io);
+int txn_io_page(struct txn_io *io, uint64_t gpage, int write);
+
+/* ---- the shared log ---- */
+struct txn_log_cfg {
+	struct rl_cfg rl;
+	int postgres;
+	uint64_t commit_delay_ns;
+	unsigned int commit_siblings;
+	int log_bin;			/* mysql: a binlog, group-committed with the redo log */
+	unsigned int sync_binlog;	/* fsync the binlog every N groups (0: never) */
+	uint64_t debug_flush_ns;	/* test: each flush takes this much longer */
+	const char *group_trace;	/* local file: one line per flush, its group size */
+};
+
+struct txn_log_stats {
+	uint64_t commits, flushes, writes, delays, binlog_syncs, max_group;
+	uint64_t hist[9];		/* group sizes 1,2,3-4,5-8,...,>128 */
+};
+
+struct txn_log {
+	struct txn_log_cfg c;
+	pthread_mutex_t m;
+	pthread_cond_t cv;
+	struct rl_log rl;
+	int rl_open;
+	struct store *s;		/* the log's own; used by one flusher at a time */
+	int busy;			/* a connection is writing/flushing */
+	uint64_t flushed_lsn, written_lsn;
+	uint64_t nrec, nrec_flushed;	/* records appended / covered by a flush */
+	struct store_file *binlog;
+	uint64_t binlog_off, binlog_pending, binlog_groups;
+	pthread_t timer;
+	int timer_on, stop;
+	atomic_uint active;		/* connections inside a transaction */
+	FILE *trace;
+	struct txn_log_stats st;
+	char err[256];
+	int error;
+};
+
+int txn_log_open(struct txn_log *l, struct store *s, const struct txn_log_cfg *c);
+void txn_log_close(struct txn_log *l);
+/* Append the transaction's records and wait until the commit is as durable as configured. */
+int txn_log_commit(struct txn_log *l, uint32_t bytes, uint32_t binlog_bytes);
+
+/* ---- the database: shared by its connections ---- */
+struct txn_db_cfg {
+	char key[512];			/* store + directory + prefix */
+	struct store_config store;
+	struct txn_profile prof;
+	uint32_t page_size;
+	uint64_t pool_bytes;
+	int prefill, prewarm;
+	struct pg_ckpt_conf ckpt;
+	struct txn_log_cfg log;
+};
+
+struct txn_db {
+	struct txn_db *next;
+	unsigned int refs;
+	struct txn_db_cfg c;
+	struct store *s;		/* set-up and the log */
+	struct pg_geom g;
+	struct txn_pool pool;
+	struct pg_ckpt *ck;
+	struct txn_log log;
+	atomic_ullong append_rows[TXN_MAX_TABLES];
+	uint64_t ck_stats[3];		/* checkpoints, pages written, fsyncs (after close) */
+	char store_root[4096];
+};
+
+/* Find or create the database; err gets one line on failure. */
+struct txn_db *txn_db_attach(const struct txn_db_cfg *c, char *err, size_t errlen);
+/* Last connection out closes it; returns 1 when this call closed it (summary printed to f). */
+int txn_db_detach(struct txn_db *db, FILE *f);
+uint64_t txn_db_gpage(const struct txn_db *db, unsigned int table, uint64_t page);
+
+#endif

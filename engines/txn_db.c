@@ -1,0 +1,282 @@
+/*
+ * txn_db.c - the txn engine's databases: one per store + directory + prefix,
+ * process-wide (fio runs the engine's jobs as threads of one process, so the
+ * connections of a database find it here). The first connection creates it:
+ * the tables' segment files (loaded, as pgbench -i or sysbench prepare would),
+ * the log, the buffer pool and the checkpointer; the last one closes it and
+ * prints its summary. No fio headers.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "txn.h"
+
+#define LOAD_CHUNK	(1u << 20)
+
+static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct txn_db *reg;
+
+uint64_t txn_db_gpage(const struct txn_db *db, unsigned int table, uint64_t page)
+{
+	return (uint64_t)table * db->g.max_pages + page;
+}
+
+static void geometry(struct txn_db *db)
+{
+	const struct txn_profile *p = &db->c.prof;
+	struct pg_geom *g = &db->g;
+	unsigned int i;
+
+	g->bs = db->c.page_size;
+	g->max_pages = 1;
+	for (i = 0; i < p->ntables; i++)
+		if (p->t[i].pages > g->max_pages)
+			g->max_pages = p->t[i].pages;
+	g->rel_pages = g->max_pages;
+	/* PostgreSQL: 1 GB segments; InnoDB: one .ibd file per table */
+	g->pages_per_seg = db->c.log.postgres ? (1ull << 30) / g->bs : g->max_pages;
+	g->segs_per_rel = (g->max_pages + g->pages_per_seg - 1) / g->pages_per_seg;
+	g->relations = p->ntables;
+	g->relfilenode = 16384;		/* PostgreSQL's first user relfilenode */
+	g->nsegs = g->relations * g->segs_per_rel;
+}
+
+/* Write a loaded table's segments (unless already that long) and fsync them. */
+static int load_table(struct txn_db *db, unsigned int t, void *zero, char *err, size_t errlen)
+{
+	const struct pg_geom *g = &db->g;
+	uint64_t bytes = db->c.prof.t[t].pages * g->bs, off, seg_bytes, have, n;
+	struct store_file *f;
+	unsigned int s, idx;
+	char name[64];
+	ssize_t r;
+	int ret;
+
+	for (s = 0; s * g->pages_per_seg * g->bs < bytes; s++) {
+		idx = pg_seg_index(g, t, s);
+		pg_seg_name(g, idx, name, sizeof(name));
+		seg_bytes = bytes - s * g->pages_per_seg * g->bs;
+		if (seg_bytes > g->pages_per_seg * g->bs)
+			seg_bytes = g->pages_per_seg * g->bs;
+		ret = store_open(db->s, name, O_RDWR | O_CREAT, 0600, pg_seg_bytes(g, idx), &f);
+		if (ret)
+			goto fail;
+		have = 0;
+		if (store_size(db->s, f, &have))
+			have = 0;
+		for (off = have; off < seg_bytes; off += n) {
+			n = seg_bytes - off < LOAD_CHUNK ? seg_bytes - off : LOAD_CHUNK;
+			r = store_pwrite(db->s, f, zero, n, off);
+			if (r < 0) {
+				ret = (int)r;
+				store_close(db->s, f);
+				goto fail;
+			}
+		}
+		ret = have < seg_bytes ? store_fsync(db->s, f) : 0;
+		store_close(db->s, f);
+		if (ret)
+			goto fail;
+	}
+	return 0;
+fail:
+	snprintf(err, errlen, "loading %s (%s) failed: %s", db->c.prof.t[t].name, name,
+		 strerror(-ret));
+	return ret;
+}
+
+static int load(struct txn_db *db, char *err, size_t errlen)
+{
+	unsigned int t;
+	void *zero;
+	int ret = 0;
+
+	if (posix_memalign(&zero, 4096, LOAD_CHUNK))
+		return -ENOMEM;
+	memset(zero, 0, LOAD_CHUNK);
+	for (t = 0; t < db->c.prof.ntables && !ret; t++)
+		if (!db->c.prof.t[t].append)
+			ret = load_table(db, t, zero, err, errlen);
+	free(zero);
+	return ret;
+}
+
+static void ckpt_written(void *arg, unsigned int idx, uint64_t page)
+{
+	struct txn_db *db = arg;
+	const struct pg_geom *g = &db->g;
+
+	txn_pool_cleaned(&db->pool, (uint64_t)(idx / g->segs_per_rel) * g->max_pages +
+			 (idx % g->segs_per_rel) * g->pages_per_seg + page);
+}
+
+/* pg_prewarm: read the tables' first pages in order until the pool is full. */
+static int prewarm(struct txn_db *db, char *err, size_t errlen)
+{
+	struct txn_io io;
+	unsigned int t;
+	uint64_t pg;
+	int ret = 0;
+
+	if (txn_io_init(&io, db->s, &db->g))
+		return -ENOMEM;
+	for (t = 0; t < db->c.prof.ntables && !ret; t++)
+		for (pg = 0; pg < db->c.prof.t[t].pages && !db->c.prof.t[t].append && !ret &&
+		     db->pool.used < db->pool.nframes; pg++)
+			ret = txn_pool_access(&db->pool, &io, txn_db_gpage(db, t, pg), 0, 0);
+	if (ret < 0)
+		snprintf(err, errlen, "prewarm: %s", io.err);
+	txn_io_free(&io);
+	memset(&db->pool.st, 0, sizeof(db->pool.st));
+	return ret < 0 ? ret : 0;
+}
+
+static int db_open(struct txn_db *db, char *err, size_t errlen)
+{
+	struct pg_ckpt_conf cc = db->c.ckpt;
+	uint64_t nframes = db->c.pool_bytes / db->c.page_size;
+	int ret;
+
+	geometry(db);
+	ret = store_init(&db->s, &db->c.store, err, errlen);
+	if (ret)
+		return ret;
+	if (db->c.prefill && (ret = load(db, err, errlen)))
+		return ret;
+	if (txn_pool_init(&db->pool, (uint32_t)nframes, &db->g)) {
+		snprintf(err, errlen, "buffer pool of %llu pages: out of memory",
+			 (unsigned long long)nframes);
+		return -ENOMEM;
+	}
+	cc.written = ckpt_written;
+	cc.written_arg = db;
+	ret = pg_ckpt_start(&db->ck, &db->g, &cc, &db->c.store, err, errlen);
+	if (ret)
+		return ret;
+	db->pool.ck = db->ck;
+	ret = txn_log_open(&db->log, db->s, &db->c.log);
+	if (ret) {
+		snprintf(err, errlen, "log: %s", db->log.err);
+		return ret;
+	}
+	return db->c.prewarm ? prewarm(db, err, errlen) : 0;
+}
+
+static void db_close(struct txn_db *db)
+{
+	txn_log_close(&db->log);
+	if (db->ck) {
+		pg_ckpt_stop(db->ck, 0);
+		db->ck_stats[0] = db->ck->checkpoints;
+		db->ck_stats[1] = db->ck->written;
+		db->ck_stats[2] = db->ck->fsyncs;
+		db->pool.ck = NULL;
+		pg_ckpt_free(db->ck);
+		db->ck = NULL;
+	}
+	txn_pool_free(&db->pool);
+	if (db->s)
+		store_exit(db->s);
+	db->s = NULL;
+}
+
+static int same_cfg(const struct txn_db_cfg *a, const struct txn_db_cfg *b)
+{
+	return a->prof.id == b->prof.id && a->page_size == b->page_size &&
+	       a->pool_bytes == b->pool_bytes && a->prof.t[0].rows == b->prof.t[0].rows &&
+	       a->log.rl.trx_commit == b->log.rl.trx_commit &&
+	       a->log.rl.g.flavor == b->log.rl.g.flavor && a->log.log_bin == b->log.log_bin;
+}
+
+struct txn_db *txn_db_attach(const struct txn_db_cfg *c, char *err, size_t errlen)
+{
+	struct txn_db *db;
+
+	pthread_mutex_lock(&reg_lock);
+	for (db = reg; db; db = db->next)
+		if (!strcmp(db->c.key, c->key))
+			break;
+	if (db) {
+		if (!same_cfg(&db->c, c)) {
+			snprintf(err, errlen, "database %s is already open with other settings "
+				 "(profile, pool, flavor, trx_commit): give each its own directory "
+				 "or txn_db_prefix", c->key);
+			db = NULL;
+		} else {
+			db->refs++;
+		}
+		pthread_mutex_unlock(&reg_lock);
+		return db;
+	}
+	db = calloc(1, sizeof(*db));
+	if (!db) {
+		snprintf(err, errlen, "out of memory");
+		pthread_mutex_unlock(&reg_lock);
+		return NULL;
+	}
+	db->c = *c;
+	snprintf(db->store_root, sizeof(db->store_root), "%s", c->store.root ? c->store.root : ".");
+	db->c.store.root = db->store_root;
+	if (db_open(db, err, errlen)) {
+		db_close(db);
+		free(db);
+		pthread_mutex_unlock(&reg_lock);
+		return NULL;
+	}
+	db->refs = 1;
+	db->next = reg;
+	reg = db;
+	pthread_mutex_unlock(&reg_lock);
+	return db;
+}
+
+static void summary(struct txn_db *db, FILE *f)
+{
+	const struct txn_pool_stats *ps = &db->pool.st;
+	const struct txn_log_stats *ls = &db->log.st;
+	uint64_t acc = ps->hits + ps->misses;
+
+	fprintf(f, "txn: database %s: profile=%s flavor=%s commits=%llu flushes=%llu "
+		"avg_group=%.2f max_group=%llu groups[1,2,3-4,5-8,9-16,17-32,33-64,65-128,>128]="
+		"%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu commit_delays=%llu binlog_syncs=%llu "
+		"pool_pages=%u hits=%llu misses=%llu hit_ratio=%.4f reads=%llu evict_writes=%llu "
+		"checkpoints=%llu ckpt_written=%llu ckpt_fsyncs=%llu\n",
+		db->c.key, db->c.prof.name, rl_flavor_name(db->c.log.rl.g.flavor),
+		(unsigned long long)ls->commits, (unsigned long long)ls->flushes,
+		ls->flushes ? (double)ls->commits / ls->flushes : 0.0,
+		(unsigned long long)ls->max_group,
+		(unsigned long long)ls->hist[0], (unsigned long long)ls->hist[1],
+		(unsigned long long)ls->hist[2], (unsigned long long)ls->hist[3],
+		(unsigned long long)ls->hist[4], (unsigned long long)ls->hist[5],
+		(unsigned long long)ls->hist[6], (unsigned long long)ls->hist[7],
+		(unsigned long long)ls->hist[8], (unsigned long long)ls->delays,
+		(unsigned long long)ls->binlog_syncs, db->pool.nframes,
+		(unsigned long long)ps->hits, (unsigned long long)ps->misses,
+		acc ? (double)ps->hits / acc : 0.0, (unsigned long long)ps->reads,
+		(unsigned long long)ps->evict_writes,
+		(unsigned long long)db->ck_stats[0], (unsigned long long)db->ck_stats[1],
+		(unsigned long long)db->ck_stats[2]);
+}
+
+int txn_db_detach(struct txn_db *db, FILE *f)
+{
+	struct txn_db **pp;
+	int last;
+
+	pthread_mutex_lock(&reg_lock);
+	last = --db->refs == 0;
+	if (last) {
+		for (pp = &reg; *pp != db; pp = &(*pp)->next)
+			;
+		*pp = db->next;
+	}
+	pthread_mutex_unlock(&reg_lock);
+	if (!last)
+		return 0;
+	db_close(db);	/* the log's last flush first: the summary counts it */
+	summary(db, f);
+	free(db);
+	return 1;
+}

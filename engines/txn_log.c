@@ -1,0 +1,300 @@
+/*
+ * txn_log.c - one log per database, shared by its connections, with the
+ * database's own group commit. The log itself (buffer, blocks/pages, files,
+ * recycling) is redolog's writer (redolog_log.c); this file only decides who
+ * writes and flushes it, and when.
+ *
+ * PostgreSQL (XLogFlush): a committer inserts its record, then wants the log
+ * flushed up to it. If a flush is in progress it waits for it (WALWriteLock)
+ * and looks again: the flush may have covered it. Otherwise it becomes the
+ * flusher; after commit_delay (when at least commit_siblings other
+ * connections are in a transaction) it writes and flushes every record
+ * inserted up to that moment. InnoDB with innodb_flush_log_at_trx_commit=1
+ * (log_write_up_to) groups the same way; =2 writes at commit and flushes
+ * once a second, =0 does both once a second (a timer thread here, InnoDB's
+ * log flusher). The mysql flavor's binlog (log_bin) is written by the
+ * group's leader after the redo flush and fsynced every sync_binlog groups,
+ * as MySQL's ordered_commit flush and sync stages do.
+ *
+ * Records are appended under the log's mutex; the write (pwrite from the
+ * buffer) too, since it reads the buffer; the flush runs outside it, so
+ * other connections keep inserting while it takes. No fio headers.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "latstat.h"
+#include "txn.h"
+
+#define TXN_MAX_REC	65536
+static const uint8_t zero_rec[TXN_MAX_REC];
+
+static void sleep_ns(uint64_t ns)
+{
+	struct timespec ts = { ns / 1000000000ull, ns % 1000000000ull };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+static int fail(struct txn_log *l, int ret, const char *what)
+{
+	if (!l->error) {
+		l->error = ret;
+		snprintf(l->err, sizeof(l->err), "%s", what);
+	}
+	return ret;
+}
+
+static void group_stat(struct txn_log *l, uint64_t n)
+{
+	unsigned int b = 0;
+
+	if (!n)
+		return;
+	while (b < 8 && (1ull << b) < n)
+		b++;
+	l->st.hist[b]++;
+	if (n > l->st.max_group)
+		l->st.max_group = n;
+	if (l->trace)
+		fprintf(l->trace, "%llu\n", (unsigned long long)n);
+}
+
+/* Caller holds m and owns the log (busy): write the buffer. */
+static int write_locked(struct txn_log *l)
+{
+	uint64_t ns;
+	int ret;
+
+	ret = rl_log_write(&l->rl, 0, &ns);
+	if (ret)
+		return fail(l, ret, l->rl.err);
+	l->written_lsn = l->rl.lsn;
+	l->st.writes++;
+	return 0;
+}
+
+/* Owner, without m: the binlog's share of a group (mysql). */
+static int binlog_group(struct txn_log *l, uint64_t bytes)
+{
+	ssize_t r;
+	int ret;
+
+	while (bytes) {
+		uint64_t n = bytes < TXN_MAX_REC ? bytes : TXN_MAX_REC;
+
+		r = store_pwrite(l->s, l->binlog, zero_rec, n, l->binlog_off);
+		if (r < 0)
+			return fail(l, (int)r, "binlog pwrite failed");
+		l->binlog_off += n;
+		bytes -= n;
+	}
+	if (l->c.sync_binlog && ++l->binlog_groups % l->c.sync_binlog == 0) {
+		ret = store_fdatasync(l->s, l->binlog);
+		if (ret)
+			return fail(l, ret, "binlog fdatasync failed");
+		l->st.binlog_syncs++;
+	}
+	return 0;
+}
+
+/* Caller holds m, owns the log and has written it: flush outside m. */
+static int flush_unlocked(struct txn_log *l, uint64_t end, uint64_t binlog)
+{
+	uint64_t ns;
+	int ret;
+
+	pthread_mutex_unlock(&l->m);
+	ret = rl_log_flush(&l->rl, &ns);
+	if (ret)
+		fail(l, ret, l->rl.err);
+	if (l->c.debug_flush_ns)
+		sleep_ns(l->c.debug_flush_ns);
+	if (!ret && binlog)
+		ret = binlog_group(l, binlog);
+	pthread_mutex_lock(&l->m);
+	if (!ret && end > l->flushed_lsn)
+		l->flushed_lsn = end;
+	l->st.flushes++;
+	return ret;
+}
+
+/* Become the flusher (or find the record flushed by another): PostgreSQL's XLogFlush. */
+static int flush_upto(struct txn_log *l, uint64_t lsn)
+{
+	uint64_t end, n, binlog;
+	int ret = 0;
+
+	while (l->flushed_lsn < lsn && !l->error) {
+		if (l->busy) {
+			pthread_cond_wait(&l->cv, &l->m);
+			continue;
+		}
+		l->busy = 1;
+		if (l->c.commit_delay_ns &&
+		    atomic_load(&l->active) > l->c.commit_siblings) {
+			pthread_mutex_unlock(&l->m);
+			sleep_ns(l->c.commit_delay_ns);
+			pthread_mutex_lock(&l->m);
+			l->st.delays++;
+		}
+		end = l->rl.lsn;
+		n = l->nrec - l->nrec_flushed;
+		l->nrec_flushed = l->nrec;
+		binlog = l->binlog_pending;
+		l->binlog_pending = 0;
+		ret = write_locked(l);
+		if (!ret)
+			ret = flush_unlocked(l, end, binlog);
+		group_stat(l, n);
+		l->busy = 0;
+		pthread_cond_broadcast(&l->cv);
+		if (ret)
+			break;
+	}
+	return l->error ? l->error : ret;
+}
+
+/* Caller holds m: wait for the owner to finish, then own the log. */
+static void own(struct txn_log *l)
+{
+	while (l->busy)
+		pthread_cond_wait(&l->cv, &l->m);
+	l->busy = 1;
+}
+
+static void disown(struct txn_log *l)
+{
+	l->busy = 0;
+	pthread_cond_broadcast(&l->cv);
+}
+
+int txn_log_commit(struct txn_log *l, uint32_t bytes, uint32_t binlog_bytes)
+{
+	uint64_t my;
+	int ret = 0;
+
+	if (bytes < RL_REC_HDR + 8)
+		bytes = RL_REC_HDR + 8;
+	if (bytes > TXN_MAX_REC)
+		bytes = TXN_MAX_REC;
+	pthread_mutex_lock(&l->m);
+	while (rl_log_room(&l->rl) < bytes && !ret) {	/* buffer full: write it */
+		own(l);
+		ret = write_locked(l);
+		disown(l);
+	}
+	if (!ret && !l->error) {
+		rl_log_append(&l->rl, zero_rec, bytes);
+		l->nrec++;
+		l->st.commits++;
+		l->binlog_pending += l->c.log_bin ? binlog_bytes : 0;
+		my = l->rl.lsn;
+		if (l->c.rl.trx_commit == 1)
+			ret = flush_upto(l, my);
+		else if (l->c.rl.trx_commit == 2 && l->written_lsn < my) {
+			own(l);
+			ret = write_locked(l);
+			disown(l);
+		}
+	}
+	ret = ret ? ret : l->error;
+	pthread_mutex_unlock(&l->m);
+	return ret;
+}
+
+/* innodb_flush_log_at_trx_commit 0 and 2: the once-a-second flush. */
+static void *timer_main(void *arg)
+{
+	struct txn_log *l = arg;
+
+	pthread_mutex_lock(&l->m);
+	while (!l->stop) {
+		pthread_mutex_unlock(&l->m);
+		sleep_ns(1000000000ull);
+		pthread_mutex_lock(&l->m);
+		if (l->rl.lsn > l->flushed_lsn && !l->error)
+			flush_upto(l, l->rl.lsn);
+	}
+	pthread_mutex_unlock(&l->m);
+	return NULL;
+}
+
+static int open_binlog(struct txn_log *l)
+{
+	int ret = store_open(l->s, "binlog.000001", O_RDWR | O_CREAT | O_TRUNC, 0640,
+			     64ull << 20, &l->binlog);
+
+	if (ret)
+		snprintf(l->err, sizeof(l->err), "open(binlog.000001) failed: %s", strerror(-ret));
+	return ret;
+}
+
+int txn_log_open(struct txn_log *l, struct store *s, const struct txn_log_cfg *c)
+{
+	int ret;
+
+	memset(l, 0, sizeof(*l));
+	l->c = *c;
+	l->s = s;
+	pthread_mutex_init(&l->m, NULL);
+	pthread_cond_init(&l->cv, NULL);
+	if (c->group_trace) {
+		l->trace = fopen(c->group_trace, "w");
+		if (!l->trace) {
+			snprintf(l->err, sizeof(l->err), "fopen(%s) failed: %s", c->group_trace,
+				 strerror(errno));
+			return -errno;
+		}
+	}
+	l->rl_open = 1;
+	ret = rl_log_open(&l->rl, s, &c->rl, "txn");
+	if (ret) {
+		snprintf(l->err, sizeof(l->err), "%s", l->rl.err);
+		return ret;
+	}
+	l->rl.linked = 0;	/* the write is under the mutex, the flush outside it */
+	if (c->log_bin && (ret = open_binlog(l)))
+		return ret;
+	if (c->rl.trx_commit != 1) {
+		ret = -pthread_create(&l->timer, NULL, timer_main, l);
+		if (ret) {
+			snprintf(l->err, sizeof(l->err), "pthread_create failed: %s", strerror(-ret));
+			return ret;
+		}
+		l->timer_on = 1;
+	}
+	return 0;
+}
+
+void txn_log_close(struct txn_log *l)
+{
+	if (l->timer_on) {
+		pthread_mutex_lock(&l->m);
+		l->stop = 1;
+		pthread_mutex_unlock(&l->m);
+		pthread_join(l->timer, NULL);
+		l->timer_on = 0;
+	}
+	if (l->rl_open) {
+		pthread_mutex_lock(&l->m);
+		if (l->rl.lsn > l->flushed_lsn && !l->error)	/* clean shutdown */
+			flush_upto(l, l->rl.lsn);
+		pthread_mutex_unlock(&l->m);
+		rl_log_ack(&l->rl, l->rl.lsn);
+		rl_log_close(&l->rl);
+		l->rl_open = 0;
+	}
+	if (l->binlog)
+		store_close(l->s, l->binlog);
+	l->binlog = NULL;
+	if (l->trace)
+		fclose(l->trace);
+	l->trace = NULL;
+	pthread_mutex_destroy(&l->m);
+	pthread_cond_destroy(&l->cv);
+}

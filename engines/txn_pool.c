@@ -1,0 +1,276 @@
+/*
+ * txn_pool.c - the txn engine's buffer pool model: shared_buffers (or
+ * innodb_buffer_pool_size) worth of page frames shared by every connection
+ * of a database, with PostgreSQL's clock sweep (usage count up to 5).
+ *
+ * A hit costs nothing but the pool's lock. A miss takes a victim frame; when
+ * the victim is dirty the connection writes it first (an eviction write, as
+ * a PostgreSQL backend does when the background writer is behind), then
+ * reads its page through its own store: on posix the kernel's page cache
+ * under it is the real one, as it is for the database. A page going from
+ * clean to dirty is handed to the checkpointer (pgpage's), which writes it
+ * at the next checkpoint and tells the pool it is clean again.
+ *
+ * Page contents are not modelled: a read fills the frame's buffer and is
+ * discarded, a write writes zeros. No fio headers.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "txn.h"
+
+#define TXN_MAX_USAGE	5	/* BM_MAX_USAGE_COUNT */
+#define FREE_TAG	UINT64_MAX
+
+int txn_pool_init(struct txn_pool *p, uint32_t nframes, const struct pg_geom *g)
+{
+	uint32_t i;
+
+	memset(p, 0, sizeof(*p));
+	p->nframes = nframes;
+	for (p->nbuckets = 64; p->nbuckets < nframes * 2; p->nbuckets <<= 1)
+		;
+	p->f = calloc(nframes, sizeof(*p->f));
+	p->bucket = malloc(p->nbuckets * sizeof(*p->bucket));
+	if (!p->f || !p->bucket)
+		return -ENOMEM;
+	for (i = 0; i < nframes; i++) {
+		p->f[i].tag = FREE_TAG;
+		p->f[i].next = -1;
+	}
+	for (i = 0; i < p->nbuckets; i++)
+		p->bucket[i] = -1;
+	p->g = g;
+	pthread_mutex_init(&p->m, NULL);
+	pthread_cond_init(&p->io_done, NULL);
+	return 0;
+}
+
+void txn_pool_free(struct txn_pool *p)
+{
+	if (!p->f)
+		return;
+	free(p->f);
+	free(p->bucket);
+	p->f = NULL;
+	pthread_mutex_destroy(&p->m);
+	pthread_cond_destroy(&p->io_done);
+}
+
+static uint32_t hash(const struct txn_pool *p, uint64_t tag)
+{
+	return (uint32_t)((tag * 0x9E3779B97F4A7C15ull) >> 32) & (p->nbuckets - 1);
+}
+
+static int32_t lookup(const struct txn_pool *p, uint64_t tag)
+{
+	int32_t i;
+
+	for (i = p->bucket[hash(p, tag)]; i >= 0; i = p->f[i].next)
+		if (p->f[i].tag == tag)
+			return i;
+	return -1;
+}
+
+static void unhash(struct txn_pool *p, int32_t v)
+{
+	int32_t *pp = &p->bucket[hash(p, p->f[v].tag)];
+
+	while (*pp != v)
+		pp = &p->f[*pp].next;
+	*pp = p->f[v].next;
+	p->f[v].next = -1;
+}
+
+static void rehash(struct txn_pool *p, int32_t v, uint64_t tag)
+{
+	uint32_t h = hash(p, tag);
+
+	p->f[v].tag = tag;
+	p->f[v].next = p->bucket[h];
+	p->bucket[h] = v;
+}
+
+/* Caller holds the lock: a free frame, or the clock sweep's victim; -1 if all are busy. */
+static int32_t victim(struct txn_pool *p)
+{
+	uint32_t tries;
+
+	if (p->used < p->nframes)
+		return p->used++;
+	for (tries = 0; tries < p->nframes * (TXN_MAX_USAGE + 1); tries++) {
+		struct txn_frame *f = &p->f[p->hand];
+		int32_t v = p->hand;
+
+		p->hand = (p->hand + 1) % p->nframes;
+		if (f->busy)
+			continue;
+		if (f->usage) {
+			f->usage--;
+			continue;
+		}
+		return v;
+	}
+	return -1;
+}
+
+static void seg_of(const struct pg_geom *g, uint64_t gpage, unsigned int *idx, uint64_t *page)
+{
+	uint64_t rel = gpage / g->max_pages, in = gpage % g->max_pages;
+
+	*idx = pg_seg_index(g, rel, in / g->pages_per_seg);
+	*page = in % g->pages_per_seg;
+}
+
+/* Caller holds the lock. */
+static void set_dirty(struct txn_pool *p, struct txn_frame *f)
+{
+	unsigned int idx;
+	uint64_t page;
+
+	if (f->dirty)
+		return;
+	f->dirty = 1;
+	if (p->ck) {
+		seg_of(p->g, f->tag, &idx, &page);
+		pg_ckpt_dirty(p->ck, idx, page);
+	}
+}
+
+/* A miss: victim v holds tag now (busy); write its old page if dirty, read the new one. */
+static int fill(struct txn_pool *p, struct txn_io *io, int32_t v, uint64_t old,
+		int wasdirty, int fresh)
+{
+	int ret = 0;
+
+	if (wasdirty)
+		ret = txn_io_page(io, old, 1);
+	if (!ret && !fresh)
+		ret = txn_io_page(io, p->f[v].tag, 0);
+	pthread_mutex_lock(&p->m);
+	p->f[v].busy = 0;
+	p->st.evict_writes += wasdirty;
+	p->st.reads += !fresh;
+	pthread_cond_broadcast(&p->io_done);
+	return ret;
+}
+
+int txn_pool_access(struct txn_pool *p, struct txn_io *io, uint64_t gpage, int dirty, int fresh)
+{
+	struct txn_frame *f;
+	uint64_t old;
+	int32_t v;
+	int wasdirty, ret;
+
+	pthread_mutex_lock(&p->m);
+	for (;;) {
+		v = lookup(p, gpage);
+		if (v >= 0 && p->f[v].busy) {	/* being read by another connection */
+			pthread_cond_wait(&p->io_done, &p->m);
+			continue;
+		}
+		if (v >= 0) {
+			f = &p->f[v];
+			if (f->usage < TXN_MAX_USAGE)
+				f->usage++;
+			if (dirty)
+				set_dirty(p, f);
+			p->st.hits++;
+			pthread_mutex_unlock(&p->m);
+			return 1;
+		}
+		v = victim(p);
+		if (v >= 0)
+			break;
+		pthread_cond_wait(&p->io_done, &p->m);	/* every frame in I/O */
+	}
+	f = &p->f[v];
+	old = f->tag;
+	wasdirty = f->dirty;
+	if (old != FREE_TAG)
+		unhash(p, v);
+	rehash(p, v, gpage);
+	f->busy = 1;
+	f->dirty = 0;
+	f->usage = 1;
+	p->st.misses++;
+	pthread_mutex_unlock(&p->m);
+	ret = fill(p, io, v, old, wasdirty, fresh);
+	if (!ret && dirty)
+		set_dirty(p, f);
+	pthread_mutex_unlock(&p->m);
+	return ret < 0 ? ret : 0;
+}
+
+void txn_pool_cleaned(struct txn_pool *p, uint64_t gpage)
+{
+	int32_t v;
+
+	pthread_mutex_lock(&p->m);
+	v = lookup(p, gpage);
+	if (v >= 0 && !p->f[v].busy && p->f[v].dirty) {
+		p->f[v].dirty = 0;
+		p->st.ckpt_cleaned++;
+	}
+	pthread_mutex_unlock(&p->m);
+}
+
+int txn_io_init(struct txn_io *io, struct store *s, const struct pg_geom *g)
+{
+	memset(io, 0, sizeof(*io));
+	io->s = s;
+	io->g = g;
+	io->files = calloc(g->nsegs, sizeof(*io->files));
+	if (!io->files || posix_memalign(&io->buf, 4096, g->bs))
+		return -ENOMEM;
+	memset(io->buf, 0, g->bs);
+	return 0;
+}
+
+void txn_io_free(struct txn_io *io)
+{
+	unsigned int i;
+
+	for (i = 0; io->files && i < io->g->nsegs; i++)
+		if (io->files[i])
+			store_close(io->s, io->files[i]);
+	free(io->files);
+	free(io->buf);
+	io->files = NULL;
+	io->buf = NULL;
+}
+
+/* Read or write one page of the tables through the connection's store. */
+int txn_io_page(struct txn_io *io, uint64_t gpage, int write)
+{
+	const struct pg_geom *g = io->g;
+	unsigned int idx;
+	uint64_t page;
+	char name[64];
+	ssize_t r;
+	int ret;
+
+	seg_of(g, gpage, &idx, &page);
+	pg_seg_name(g, idx, name, sizeof(name));
+	if (!io->files[idx]) {
+		ret = store_open(io->s, name, O_RDWR | O_CREAT, 0600, pg_seg_bytes(g, idx),
+				 &io->files[idx]);
+		if (ret) {
+			snprintf(io->err, sizeof(io->err), "open(%s) failed: %s", name, strerror(-ret));
+			return ret;
+		}
+	}
+	if (write)
+		r = store_pwrite(io->s, io->files[idx], io->buf, g->bs, page * g->bs);
+	else
+		r = store_pread(io->s, io->files[idx], io->buf, g->bs, page * g->bs);
+	if (r < 0) {
+		snprintf(io->err, sizeof(io->err), "%s(%s, page %llu) failed: %s",
+			 write ? "pwrite" : "pread", name, (unsigned long long)page,
+			 strerror((int)-r));
+		return (int)r;
+	}
+	return 0;
+}

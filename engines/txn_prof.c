@@ -1,0 +1,195 @@
+/*
+ * txn_prof.c - the txn engine's transaction profiles: the tables a benchmark
+ * loads, sized as the benchmark sizes them, and per statement the pages it
+ * touches. No fio headers.
+ *
+ *   tpcb             pgbench's default script (scale s: 100000 s accounts,
+ *                    10 s tellers, s branches, history appended)
+ *   oltp_read_write  sysbench's (table_size rows: 10 point selects, 4 range
+ *                    selects of 100 rows, index and non-index update, delete,
+ *                    insert)
+ *   read_only        sysbench's oltp_read_only (its selects; no log record)
+ *   insert           an autocommit one-row INSERT, appended to a table
+ *
+ * Rows per page are those of PostgreSQL's 8 kB pages (pgbench_accounts: 61
+ * rows, 1640 pages at scale 1; its primary key: 366 entries a leaf, 274 leaves)
+ * and double on InnoDB's 16 kB pages. B-tree levels above the leaves are
+ * assumed resident and not counted: they are a fraction of a percent of an
+ * index and the hottest pages of any pool. Per-transaction log bytes are
+ * estimates until calibrated (docs/txn.md).
+ */
+#include <string.h>
+
+#include "txn.h"
+
+static const char *const names[TP_NR] = {
+	[TP_TPCB] = "tpcb", [TP_OLTP_RW] = "oltp_read_write",
+	[TP_INSERT] = "insert", [TP_READ_ONLY] = "read_only",
+};
+
+int txn_profile_parse(const char *name)
+{
+	int i;
+
+	for (i = 0; name && i < TP_NR; i++)
+		if (!strcmp(name, names[i]))
+			return i;
+	return -1;
+}
+
+const char *txn_profile_name(int id)
+{
+	return id >= 0 && id < TP_NR ? names[id] : "?";
+}
+
+static void table(struct txn_profile *p, const char *name, uint64_t rows, uint32_t rpp8k,
+		  uint32_t page_size, int append)
+{
+	struct txn_table *t = &p->t[p->ntables++];
+
+	t->name = name;
+	t->rows = rows;
+	t->rows_per_page = rpp8k * (page_size / 8192 ? page_size / 8192 : 1);
+	t->pages = (rows + t->rows_per_page - 1) / t->rows_per_page;
+	t->append = append;
+}
+
+static struct txn_stmt *stmt(struct txn_profile *p, const char *sql)
+{
+	struct txn_stmt *s = &p->s[p->nstmts++];
+
+	s->sql = sql;
+	s->nacc = 0;
+	return s;
+}
+
+static void acc(struct txn_stmt *s, unsigned int tab, unsigned int how, unsigned int key, int dirty)
+{
+	struct txn_acc *a = &s->acc[s->nacc++];
+
+	a->table = tab;
+	a->how = how;
+	a->key = key;
+	a->dirty = dirty;
+}
+
+static void tpcb(struct txn_profile *p, unsigned int scale, uint32_t ps)
+{
+	struct txn_stmt *s;
+
+	table(p, "pgbench_accounts", 100000ull * scale, 61, ps, 0);
+	table(p, "pgbench_accounts_pkey", 100000ull * scale, 366, ps, 0);
+	table(p, "pgbench_tellers", 10ull * scale, 61, ps, 0);
+	table(p, "pgbench_branches", scale, 61, ps, 0);
+	table(p, "pgbench_history", 0, 107, ps, 1);
+	p->nkeys = 3;
+	p->key_table[0] = 0;	/* aid */
+	p->key_table[1] = 2;	/* tid */
+	p->key_table[2] = 3;	/* bid */
+	stmt(p, "BEGIN");
+	s = stmt(p, "UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid");
+	acc(s, 1, TA_ROW, 0, 0);
+	acc(s, 0, TA_ROW, 0, 1);
+	s = stmt(p, "SELECT abalance FROM pgbench_accounts WHERE aid = :aid");
+	acc(s, 1, TA_ROW, 0, 0);
+	acc(s, 0, TA_ROW, 0, 0);
+	s = stmt(p, "UPDATE pgbench_tellers SET tbalance = tbalance + :delta WHERE tid = :tid");
+	acc(s, 2, TA_ROW, 1, 1);
+	s = stmt(p, "UPDATE pgbench_branches SET bbalance = bbalance + :delta WHERE bid = :bid");
+	acc(s, 3, TA_ROW, 2, 1);
+	s = stmt(p, "INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (...)");
+	acc(s, 4, TA_APPEND, 0, 1);
+	stmt(p, "END");
+	p->log_bytes = 560;
+	p->binlog_bytes = 700;
+}
+
+/* sysbench's selects: 10 point selects (keys 0-9), 4 ranges (keys 10-13). */
+static void sb_selects(struct txn_profile *p)
+{
+	static const char *const rng[4] = {
+		"SELECT c FROM sbtest1 WHERE id BETWEEN ? AND ?+99",
+		"SELECT SUM(k) FROM sbtest1 WHERE id BETWEEN ? AND ?+99",
+		"SELECT c FROM sbtest1 WHERE id BETWEEN ? AND ?+99 ORDER BY c",
+		"SELECT DISTINCT c FROM sbtest1 WHERE id BETWEEN ? AND ?+99 ORDER BY c",
+	};
+	unsigned int i;
+
+	for (i = 0; i < 10; i++)
+		acc(stmt(p, "SELECT c FROM sbtest1 WHERE id=?"), 0, TA_ROW, i, 0);
+	for (i = 0; i < 4; i++)
+		acc(stmt(p, rng[i]), 0, TA_RANGE, 10 + i, 0);
+}
+
+static void sysbench(struct txn_profile *p, uint64_t rows, uint32_t ps, int writes)
+{
+	struct txn_stmt *s;
+	unsigned int i;
+
+	table(p, "sbtest1", rows, 37, ps, 0);
+	table(p, "sbtest1_k_1", rows, 400, ps, 0);
+	p->nkeys = writes ? 19 : 14;
+	for (i = 0; i < p->nkeys; i++)	/* the k index is drawn in the same range */
+		p->key_table[i] = i == 15 || i == 18 ? 1 : 0;
+	stmt(p, "BEGIN");
+	sb_selects(p);
+	if (writes) {
+		s = stmt(p, "UPDATE sbtest1 SET k=k+1 WHERE id=?");
+		acc(s, 0, TA_ROW, 14, 1);
+		acc(s, 1, TA_ROW, 15, 1);
+		acc(stmt(p, "UPDATE sbtest1 SET c=? WHERE id=?"), 0, TA_ROW, 16, 1);
+		s = stmt(p, "DELETE FROM sbtest1 WHERE id=?");
+		acc(s, 0, TA_ROW, 17, 1);
+		acc(s, 1, TA_ROW, 18, 1);
+		s = stmt(p, "INSERT INTO sbtest1 (id, k, c, pad) VALUES (?, ?, ?, ?)");
+		acc(s, 0, TA_ROW, 17, 1);
+		acc(s, 1, TA_ROW, 18, 1);
+	}
+	stmt(p, "COMMIT");
+	p->log_bytes = writes ? 1200 : 0;
+	p->binlog_bytes = writes ? 1100 : 0;
+}
+
+static void insert(struct txn_profile *p, uint64_t rows, uint32_t ps)
+{
+	struct txn_stmt *s;
+
+	table(p, "sbtest1", rows, 37, ps, 1);
+	table(p, "sbtest1_pkey", rows, 400, ps, 1);
+	p->nkeys = 0;
+	s = stmt(p, "INSERT INTO sbtest1 (k, c, pad) VALUES (?, ?, ?)");
+	acc(s, 0, TA_APPEND, 0, 1);
+	acc(s, 1, TA_APPEND, 0, 1);
+	p->log_bytes = 320;
+	p->binlog_bytes = 300;
+}
+
+void txn_profile_make(struct txn_profile *p, int id, unsigned int scale, uint64_t rows,
+		      uint32_t page_size)
+{
+	uint64_t cap = 64;
+	unsigned int i;
+
+	memset(p, 0, sizeof(*p));
+	p->id = id;
+	p->name = txn_profile_name(id);
+	switch (id) {
+	case TP_TPCB:
+		tpcb(p, scale, page_size);
+		break;
+	case TP_OLTP_RW:
+	case TP_READ_ONLY:
+		sysbench(p, rows, page_size, id == TP_OLTP_RW);
+		break;
+	default:
+		insert(p, rows, page_size);
+		break;
+	}
+	/* an appended table wraps at the size of the largest loaded one (64 pages at least) */
+	for (i = 0; i < p->ntables; i++)
+		if (!p->t[i].append && p->t[i].pages > cap)
+			cap = p->t[i].pages;
+	for (i = 0; i < p->ntables; i++)
+		if (p->t[i].append && p->t[i].pages < cap)
+			p->t[i].pages = cap;
+}
