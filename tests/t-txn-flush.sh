@@ -1,0 +1,44 @@
+#!/bin/bash
+# Description: txn with one connection flushes the log once per commit (strace counts fdatasync: postgres, mariadb); innodb_flush_log_at_trx_commit=2 writes per commit and flushes about once a second, =0 writes about once a second
+# Timeout: 200
+. "$(dirname "$0")/lib.sh"
+E=$B/txn.so
+command -v strace >/dev/null || fail "strace is not installed (tools/deps installs it)"
+# the oracle: fdatasync calls and log writes as the kernel saw them
+st() {	# st NAME ARGS...: fio under strace, fd paths shown
+	local n=$1; shift
+	mkdir -p "$TMP/$n"
+	strace -f -qq -y -e trace=fdatasync,pwrite64 -o "$TMP/$n.strace" \
+		"$FIO" --output-format=json --output="$TMP/$n.json" --name="$n" --ioengine="external:$E" \
+		--directory="$TMP/$n" --rw=write --wal_segment_size=1m --innodb_log_file_size=2m "$@" \
+		2>"$TMP/$n.err" || { cat "$TMP/$n.err"; fail "$n: fio failed"; }
+	[ "$(json "$TMP/$n.json" "d['jobs'][0]['error']")" = 0 ] || { cat "$TMP/$n.err"; fail "$n: fio error"; }
+}
+count() { grep -c "^[0-9]* *$1(.*$2" "$TMP/$3.strace"; }
+
+for fl in postgres mariadb; do
+	st $fl --flavor=$fl --number_ios=150
+	commits=$(json "$TMP/$fl.json" "d['jobs'][0]['write']['total_ios']")
+	syncs=$(count fdatasync . $fl)
+	[ "$commits" = 150 ] || fail "$fl: $commits transactions, expected 150"
+	[ "$syncs" = "$commits" ] || fail "$fl: strace saw $syncs fdatasync for $commits commits (1 connection: one each)"
+	ok "$fl: $commits commits, $syncs fdatasync (strace)"
+done
+
+# trx_commit=2: a write per commit, the flush once a second; 0: both once a second
+for tc in 2 0; do
+	n=mariadb-tc$tc
+	st $n --flavor=mariadb --innodb_flush_log_at_trx_commit=$tc --time_based --runtime=3 --rtt=1ms
+	commits=$(json "$TMP/$n.json" "d['jobs'][0]['write']['total_ios']")
+	syncs=$(count fdatasync ib_logfile0 $n)
+	writes=$(count pwrite64 ib_logfile0 $n)
+	[ "$commits" -ge 100 ] || fail "$n: only $commits commits in 3 s"
+	[ "$syncs" -ge 2 ] && [ "$syncs" -le 5 ] || fail "$n: $syncs log fdatasync in 3 s, expected 2..5 (one a second + shutdown)"
+	if [ $tc = 2 ]; then
+		[ "$writes" -ge "$commits" ] || fail "$n: $writes log writes for $commits commits (=2 writes at each commit)"
+	else
+		# the zero-fill of the 2 MB file at creation is 2 writes; the run adds about one a second
+		[ "$writes" -le $((2 + 5)) ] || fail "$n: $writes log writes (=0 writes once a second)"
+	fi
+	ok "$n: $commits commits, $writes log writes, $syncs log fdatasync (strace)"
+done
