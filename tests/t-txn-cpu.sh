@@ -1,0 +1,34 @@
+#!/bin/bash
+# Description: txn cpu_per_stmt is burned as CPU time, not slept: the fio process's user+sys time (wait4 rusage) grows by txns x statements x cpu_per_stmt; rtt is slept (no CPU)
+# Timeout: 200
+. "$(dirname "$0")/lib.sh"
+E=$B/txn.so
+# the oracle: the kernel's rusage of the whole fio process (wait4), not the engine's clock
+cpu() {	# cpu NAME ARGS...: prints user+sys seconds of fio
+	local n=$1; shift
+	mkdir -p "$TMP/$n"
+	python3 - "$FIO" --output-format=json --output="$TMP/$n.json" --name="$n" \
+		--ioengine="external:$E" --directory="$TMP/$n" --rw=write --wal_segment_size=1m \
+		--number_ios=100 "$@" <<'PY' 2>"$TMP/$n.err" || { cat "$TMP/$n.err"; fail "$n: fio failed"; }
+import os, sys
+pid = os.fork()
+if pid == 0:
+    os.execvp(sys.argv[1], sys.argv[1:])
+_, status, ru = os.wait4(pid, 0)
+sys.exit(1) if status else print("%.4f" % (ru.ru_utime + ru.ru_stime))
+PY
+}
+base=$(cpu base)
+# tpcb: 7 statements (BEGIN .. END) x 100 transactions x 2 ms = 1.4 s of CPU
+burnt=$(cpu burn --cpu_per_stmt=2ms)
+slept=$(cpu sleep --rtt=2ms)
+python3 - "$base" "$burnt" "$slept" <<'PY' || fail "cpu: base ${base}s, cpu_per_stmt=2ms ${burnt}s, rtt=2ms ${slept}s"
+import sys
+base, burnt, slept = map(float, sys.argv[1:])
+extra = burnt - base
+print("base %.3f s, cpu_per_stmt=2ms %.3f s (+%.3f, expected +1.400), rtt=2ms %.3f s" % (base, burnt, extra, slept))
+assert abs(extra - 1.4) <= 0.14, "burned CPU off by more than 10%"
+assert slept - base < 0.2, "rtt must sleep, not burn"
+PY
+ok "cpu: base ${base}s, cpu_per_stmt=2ms ${burnt}s of CPU (+1.4 s expected), rtt=2ms ${slept}s"
+grep -q "cpu_burned_ms=1[34][0-9][0-9]" "$TMP/burn.err" || fail "cpu: engine's own count: $(grep 'txn: job' "$TMP/burn.err")"
