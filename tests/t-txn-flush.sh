@@ -1,5 +1,5 @@
 #!/bin/bash
-# Description: txn with one connection flushes the log once per commit (strace counts fdatasync: postgres, mariadb); innodb_flush_log_at_trx_commit=2 writes per commit and flushes about once a second, =0 writes about once a second
+# Description: txn with one connection flushes the log once per commit (strace counts fdatasync: postgres, mariadb); innodb_flush_log_at_trx_commit=2 writes per commit and flushes about once a second, =0 writes about once a second; mysql's binlog: one fdatasync per group (sync_binlog=1) or per 5 (=5)
 # Timeout: 200
 . "$(dirname "$0")/lib.sh"
 E=$B/txn.so
@@ -41,4 +41,21 @@ for tc in 2 0; do
 		[ "$writes" -le $((2 + 5)) ] || fail "$n: $writes log writes (=0 writes once a second)"
 	fi
 	ok "$n: $commits commits, $writes log writes, $syncs log fdatasync (strace)"
+done
+
+# mysql with the binlog: per commit group one redo fsync (innodb_flush_method=fsync)
+# and, with sync_binlog=1, one binlog fdatasync; sync_binlog=5: every fifth group
+for sb in 1 5; do
+	n=mysql-binlog$sb
+	mkdir -p "$TMP/$n"
+	strace -f -qq -y -e trace=fsync,fdatasync -o "$TMP/$n.strace" "$FIO" --output=/dev/null \
+		--name=$n --ioengine="external:$E" --directory="$TMP/$n" --rw=write --flavor=mysql \
+		--innodb_log_file_size=2m --log_bin=1 --sync_binlog=$sb --number_ios=50 \
+		--txn_profile=oltp_read_write 2>"$TMP/$n.err" || { cat "$TMP/$n.err"; fail "$n: fio failed"; }
+	redo=$(grep -c "^[0-9]* *fsync(.*ib_logfile" "$TMP/$n.strace")
+	bl=$(grep -c "^[0-9]* *fdatasync(.*binlog" "$TMP/$n.strace")
+	# two fsyncs are the creation of ib_logfile0 and ib_logfile1
+	[ "$redo" = $((50 + 2)) ] || fail "$n: $redo redo fsyncs for 50 commits (+2 at creation)"
+	[ "$bl" = $((50 / sb)) ] || fail "$n: $bl binlog fdatasync for 50 commits with sync_binlog=$sb"
+	ok "$n: 50 commits, $redo redo fsyncs (2 at creation), $bl binlog fdatasync (strace)"
 done

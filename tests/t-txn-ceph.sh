@@ -1,0 +1,54 @@
+#!/bin/bash
+# Description: txn on cephfs (libcephfs) and rbd against the project's cluster: 2 connections of tpcb share one log and pool; every commit lands, the pool's misses are the reads the connections' stores made
+# Timeout: 300
+. "$(dirname "$0")/lib.sh"
+need_cluster
+E=$B/txn.so
+ROOT=/txn-test-$$
+cleanup() {	# the cephfs directory the test made
+	/usr/bin/python3 - "$ROOT" >/dev/null 2>&1 <<'PY'
+import cephfs, os, sys
+fs = cephfs.LibCephFS(conffile=os.environ['CEPH_CONF']); fs.mount()
+d = fs.opendir(sys.argv[1]); names = []
+while True:
+    e = fs.readdir(d)
+    if not e: break
+    if e.d_name not in (b'.', b'..'): names.append(e.d_name.decode())
+fs.closedir(d)
+for n in names: fs.unlink(sys.argv[1] + '/' + n)
+fs.rmdir(sys.argv[1]); fs.shutdown()
+PY
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+check() {	# check BACKEND NAME ARGS...
+	local be=$1 n=$2; shift 2
+	run_fio "$n" --name="$n" --ioengine="external:$E" --store=$be --rw=write --numjobs=2 \
+		--group_reporting --number_ios=40 --scale=1 --shared_buffers=1m --wal_segment_size=1m \
+		--wal_segments=3 --checkpoint_timeout=1 --rtt=1ms --lat_json="$TMP/$n.lat.json" "$@" ||
+		{ cat "$TMP/$n.err"; fail "$n: fio failed"; }
+	[ "$(json "$TMP/$n.json" "d['jobs'][0]['error']")" = 0 ] || { cat "$TMP/$n.err"; fail "$n: fio error"; }
+	local commits sum reads storereads
+	commits=$(json "$TMP/$n.json" "d['jobs'][0]['write']['total_ios']")
+	[ "$commits" = 80 ] || fail "$n: $commits transactions, expected 80"
+	sum=$(grep "txn: database" "$TMP/$n.err") || fail "$n: no database summary"
+	echo "$sum"
+	echo "$sum" | grep -q " commits=80 " || fail "$n: the log saw other than 80 commits"
+	reads=$(echo "$sum" | sed -n 's/.* reads=\([0-9]*\).*/\1/p')
+	# the connections' own stores (lat_json, lat_json.<thread>): their reads are the pool's misses
+	storereads=$(python3 -c "import json,glob,sys; print(sum(json.load(open(f))['calls']['read']['count'] for f in glob.glob(sys.argv[1] + '*')))" "$TMP/$n.lat.json")
+	[ "$reads" -gt 100 ] || fail "$n: only $reads page reads with a 1 MB pool"
+	[ "$storereads" = "$reads" ] || fail "$n: the stores made $storereads reads, the pool says $reads"
+	ok "$n: 80 commits, $reads page reads through $be, $(json "$TMP/$n.json" "round(d['jobs'][0]['write']['iops'])") tps"
+}
+tested=0
+if have_backend LIBCEPHFS; then
+	check cephfs cephfs --store_root=$ROOT
+	tested=1
+fi
+if have_backend RBD; then
+	check rbd rbd --rbdname=txn-test-$$ --rbd_size=256m
+	rbd rm -p rbd "txn-test-$$" >/dev/null 2>&1
+	tested=1
+fi
+[ $tested = 1 ] || skip "neither libcephfs nor librbd was built in"
