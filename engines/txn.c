@@ -35,6 +35,7 @@ struct txn_data {
 	uint64_t rnd;
 	uint64_t txns, stmts, cpu_ns, rtt_ns;
 	uint64_t key[TXN_MAX_KEYS];
+	unsigned int fpi;		/* full-page images of this transaction */
 };
 
 struct txn_options {
@@ -62,6 +63,7 @@ struct txn_options {
 	unsigned int checkpoint_timeout;
 	unsigned int prefill;
 	unsigned int prewarm;
+	unsigned int fpw;
 	char *group_trace;
 	unsigned long long debug_flush;		/* usec */
 };
@@ -115,6 +117,8 @@ static struct fio_option options[] = {
 	       "Load the tables (write them in full) before the run, unless already there", "1"),
 	TX_OPT("txn_prewarm", FIO_OPT_BOOL, prewarm,
 	       "Fill the buffer pool with the tables' first pages before the run (pg_prewarm)", "0"),
+	TX_OPT("full_page_writes", FIO_OPT_BOOL, fpw,
+	       "postgres: the first change of a page after a checkpoint logs the whole page", "1"),
 	TX_OPT("txn_group_trace", FIO_OPT_STR_STORE, group_trace,
 	       "Local file: one line per log flush with the number of commits it covered", NULL),
 	TX_OPT("debug_flush_delay", FIO_OPT_STR_VAL_TIME, debug_flush,
@@ -255,6 +259,7 @@ static int txn_config(struct thread_data *td, struct txn_db_cfg *c)
 		return 1;
 	c->prefill = o->prefill;
 	c->prewarm = o->prewarm;
+	c->fpw = c->log.postgres && o->fpw;
 	c->ckpt.timeout_ns = o->checkpoint_timeout * 1000000000ull;
 	c->ckpt.target = 0.9;
 	c->ckpt.flush_after_pages = c->log.postgres ? (256 << 10) / c->page_size : 0;
@@ -418,7 +423,7 @@ static int pages(struct txn_data *tx, const struct txn_acc *a)
 	}
 	for (p = first; p <= last; p++) {
 		ret = txn_pool_access(&db->pool, &tx->io, txn_db_gpage(db, a->table, p),
-				      a->dirty, fresh);
+				      a->dirty, fresh, &tx->fpi);
 		if (ret < 0)
 			return ret;
 	}
@@ -432,6 +437,7 @@ static int transaction(struct thread_data *td, struct txn_data *tx)
 	unsigned int i, j;
 	int ret = 0;
 
+	tx->fpi = 0;
 	for (i = 0; i < p->nkeys; i++)
 		tx->key[i] = rnd(tx, p->t[p->key_table[i]].rows);
 	for (i = 0; i < p->nstmts && !ret; i++) {
@@ -448,7 +454,8 @@ static int transaction(struct thread_data *td, struct txn_data *tx)
 		return ret;
 	}
 	if (p->log_bytes) {
-		ret = txn_log_commit(&tx->db->log, p->log_bytes, p->binlog_bytes);
+		ret = txn_log_commit(&tx->db->log, p->log_bytes + tx->fpi * tx->db->g.bs,
+				     p->binlog_bytes);
 		if (ret)
 			log_err("txn: log: %s\n", tx->db->log.err);
 	}

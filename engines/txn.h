@@ -78,7 +78,7 @@ struct txn_frame {
 };
 
 struct txn_pool_stats {
-	uint64_t hits, misses, reads, evict_writes, ckpt_cleaned;
+	uint64_t hits, misses, reads, evict_writes, ckpt_cleaned, fpis;
 };
 
 struct txn_pool {
@@ -89,6 +89,7 @@ struct txn_pool {
 	uint32_t nframes, nbuckets, hand, used;
 	const struct pg_geom *g;
 	struct pg_ckpt *ck;		/* told of every page going clean -> dirty; NULL: none */
+	uint32_t *fpi_epoch;		/* full_page_writes: per page, the checkpoint of its last image */
 	struct txn_pool_stats st;
 };
 
@@ -101,10 +102,16 @@ struct txn_io {
 	char err[256];
 };
 
-int txn_pool_init(struct txn_pool *p, uint32_t nframes, const struct pg_geom *g);
+/* fpw: PostgreSQL's full_page_writes (the first change after a checkpoint logs the page). */
+int txn_pool_init(struct txn_pool *p, uint32_t nframes, const struct pg_geom *g, int fpw);
 void txn_pool_free(struct txn_pool *p);
-/* Access one page; a miss reads it (and may write a dirty victim) through io. 1 hit, 0 miss, <0 error. */
-int txn_pool_access(struct txn_pool *p, struct txn_io *io, uint64_t gpage, int dirty, int fresh);
+/*
+ * Access one page; a miss reads it (and may write a dirty victim) through io;
+ * fresh: a new page (extension), nothing to read. *fpi += 1 when a change
+ * needs a full-page image in the log. 1 hit, 0 miss, <0 error.
+ */
+int txn_pool_access(struct txn_pool *p, struct txn_io *io, uint64_t gpage, int dirty,
+		    int fresh, unsigned int *fpi);
 /* The checkpointer wrote this page: it is clean again. */
 void txn_pool_cleaned(struct txn_pool *p, uint64_t gpage);
 int txn_io_init(struct txn_io *io, struct store *s, const struct pg_geom *g);
@@ -161,7 +168,7 @@ struct txn_db_cfg {
 	struct txn_profile prof;
 	uint32_t page_size;
 	uint64_t pool_bytes;
-	int prefill, prewarm;
+	int prefill, prewarm, fpw;
 	struct pg_ckpt_conf ckpt;
 	struct txn_log_cfg log;
 };

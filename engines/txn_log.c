@@ -182,6 +182,8 @@ int txn_log_commit(struct txn_log *l, uint32_t bytes, uint32_t binlog_bytes)
 		bytes = RL_REC_HDR + 8;
 	if (bytes > TXN_MAX_REC)
 		bytes = TXN_MAX_REC;
+	if (bytes > l->c.rl.bufsize / 2)	/* a record must fit the log buffer */
+		bytes = l->c.rl.bufsize / 2;
 	pthread_mutex_lock(&l->m);
 	while (rl_log_room(&l->rl) < bytes && !ret) {	/* buffer full: write it */
 		own(l);

@@ -24,7 +24,7 @@
 #define TXN_MAX_USAGE	5	/* BM_MAX_USAGE_COUNT */
 #define FREE_TAG	UINT64_MAX
 
-int txn_pool_init(struct txn_pool *p, uint32_t nframes, const struct pg_geom *g)
+int txn_pool_init(struct txn_pool *p, uint32_t nframes, const struct pg_geom *g, int fpw)
 {
 	uint32_t i;
 
@@ -34,7 +34,9 @@ int txn_pool_init(struct txn_pool *p, uint32_t nframes, const struct pg_geom *g)
 		;
 	p->f = calloc(nframes, sizeof(*p->f));
 	p->bucket = malloc(p->nbuckets * sizeof(*p->bucket));
-	if (!p->f || !p->bucket)
+	if (fpw)
+		p->fpi_epoch = calloc(g->relations * g->max_pages, sizeof(*p->fpi_epoch));
+	if (!p->f || !p->bucket || (fpw && !p->fpi_epoch))
 		return -ENOMEM;
 	for (i = 0; i < nframes; i++) {
 		p->f[i].tag = FREE_TAG;
@@ -54,6 +56,7 @@ void txn_pool_free(struct txn_pool *p)
 		return;
 	free(p->f);
 	free(p->bucket);
+	free(p->fpi_epoch);
 	p->f = NULL;
 	pthread_mutex_destroy(&p->m);
 	pthread_cond_destroy(&p->io_done);
@@ -139,6 +142,28 @@ static void set_dirty(struct txn_pool *p, struct txn_frame *f)
 	}
 }
 
+/*
+ * Caller holds the lock. PostgreSQL logs a full-page image of a page at its
+ * first change after a checkpoint starts (its redo point); a new page is
+ * logged by its first record instead. The pool's epoch: checkpoints started + 1.
+ */
+static void fpi_check(struct txn_pool *p, uint64_t gpage, int fresh, unsigned int *fpi)
+{
+	uint32_t epoch;
+
+	if (!p->fpi_epoch)
+		return;
+	epoch = 1 + (p->ck ? (uint32_t)__atomic_load_n(&p->ck->checkpoints, __ATOMIC_RELAXED) : 0);
+	if (p->fpi_epoch[gpage] == epoch)
+		return;
+	p->fpi_epoch[gpage] = epoch;
+	if (fresh)
+		return;
+	p->st.fpis++;
+	if (fpi)
+		(*fpi)++;
+}
+
 /* A miss: victim v holds tag now (busy); write its old page if dirty, read the new one. */
 static int fill(struct txn_pool *p, struct txn_io *io, int32_t v, uint64_t old,
 		int wasdirty, int fresh)
@@ -157,7 +182,8 @@ static int fill(struct txn_pool *p, struct txn_io *io, int32_t v, uint64_t old,
 	return ret;
 }
 
-int txn_pool_access(struct txn_pool *p, struct txn_io *io, uint64_t gpage, int dirty, int fresh)
+int txn_pool_access(struct txn_pool *p, struct txn_io *io, uint64_t gpage, int dirty,
+		    int fresh, unsigned int *fpi)
 {
 	struct txn_frame *f;
 	uint64_t old;
@@ -175,8 +201,10 @@ int txn_pool_access(struct txn_pool *p, struct txn_io *io, uint64_t gpage, int d
 			f = &p->f[v];
 			if (f->usage < TXN_MAX_USAGE)
 				f->usage++;
-			if (dirty)
+			if (dirty) {
 				set_dirty(p, f);
+				fpi_check(p, gpage, 0, fpi);
+			}
 			p->st.hits++;
 			pthread_mutex_unlock(&p->m);
 			return 1;
@@ -198,8 +226,10 @@ int txn_pool_access(struct txn_pool *p, struct txn_io *io, uint64_t gpage, int d
 	p->st.misses++;
 	pthread_mutex_unlock(&p->m);
 	ret = fill(p, io, v, old, wasdirty, fresh);
-	if (!ret && dirty)
+	if (!ret && dirty) {
 		set_dirty(p, f);
+		fpi_check(p, gpage, fresh, fpi);
+	}
 	pthread_mutex_unlock(&p->m);
 	return ret < 0 ? ret : 0;
 }
