@@ -4,13 +4,15 @@
 . "$(dirname "$0")/lib.sh"
 E=$B/txn.so
 command -v strace >/dev/null || fail "strace is not installed (tools/deps installs it)"
-# the oracle: fdatasync calls and log writes as the kernel saw them
+# the oracle: fdatasync calls and log writes as the kernel saw them. No full-page
+# images: a commit whose WAL crosses into the next segment flushes both (as PostgreSQL does)
 st() {	# st NAME ARGS...: fio under strace, fd paths shown
 	local n=$1; shift
 	mkdir -p "$TMP/$n"
 	strace -f -qq -y -e trace=fdatasync,pwrite64 -o "$TMP/$n.strace" \
 		"$FIO" --output-format=json --output="$TMP/$n.json" --name="$n" --ioengine="external:$E" \
-		--directory="$TMP/$n" --rw=write --wal_segment_size=1m --innodb_log_file_size=2m "$@" \
+		--directory="$TMP/$n" --rw=write --wal_segment_size=1m --innodb_log_file_size=2m \
+		--full_page_writes=0 "$@" \
 		2>"$TMP/$n.err" || { cat "$TMP/$n.err"; fail "$n: fio failed"; }
 	[ "$(json "$TMP/$n.json" "d['jobs'][0]['error']")" = 0 ] || { cat "$TMP/$n.err"; fail "$n: fio error"; }
 }
