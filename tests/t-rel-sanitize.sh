@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$REPO/tests/lib-fault.sh"
 AB=$REPO/build/asan
-ENG="storeio redolog pgpage metastorm rbdsnap"
+ENG="storeio redolog pgpage metastorm txn rbdsnap"
 have_backend RBD || ENG=${ENG% rbdsnap}
 s=$SECONDS
 make -C "$REPO" --no-print-directory -j2 B="$AB" SANITIZE=1 $(for e in $ENG; do echo "$AB/$e.so"; done) \
@@ -29,7 +29,7 @@ asan() {
 	[ $rc = 0 ] || { tail -20 "$TMP/$name.out"; fail "$name: fio exit $rc under ASan"; }
 	ok "$name: clean"
 }
-D=$TMP/d; mkdir -p "$D"
+D=$TMP/d; mkdir -p "$D" "$D/txn-pg" "$D/txn-my"
 asan st-uring storeio --store=uring --directory="$D" --rw=randrw --bs=4k --size=4m --iodepth=8 \
 	--verify=crc32c --fsync=16 --lat_table=1 --unlink=1
 asan st-aio storeio --store=aio --directory="$D" --rw=randwrite --bs=4k --size=2m --iodepth=4 --direct=1 --unlink=1
@@ -40,6 +40,12 @@ asan rl-pg redolog --directory="$D" --rw=write --bs=4k --iodepth=4 --size=2m --f
 asan pg pgpage --directory="$D" --bs=8k --block_size=8k --relations=2 --relation_size=2m \
 	--segment_size=1m --rw=randrw --size=4m --checkpoint_timeout=1 --extend_ratio=10 --unlink=1 \
 	--runtime=2 --time_based
+asan txn-pg txn --directory="$D/txn-pg" --numjobs=3 --group_reporting --shared_buffers=1m \
+	--checkpoint_timeout=1 --commit_delay=1ms --commit_siblings=1 --wal_segment_size=1m --rw=write \
+	--runtime=2 --time_based
+asan txn-my txn --directory="$D/txn-my" --txn_profile=oltp_read_write --flavor=mysql --log_bin=1 \
+	--innodb_buffer_pool_size=1m --innodb_flush_log_at_trx_commit=2 --innodb_log_file_size=2m \
+	--numjobs=2 --checkpoint_timeout=1 --rw=write --runtime=2 --time_based
 for fl in mysql mariadb postgres; do
 	asan "ms-$fl" metastorm --directory="$D" --flavor=$fl --number_ios=60 --tables=5 --syscall_table=1
 done
