@@ -33,7 +33,7 @@ struct txn_data {
 	struct txn_io io;
 	int io_ok;
 	uint64_t rnd;
-	uint64_t txns, stmts, cpu_ns, rtt_ns;
+	uint64_t txns, stmts, cpu_ns, rtt_ns, rtt_due_ns;
 	uint64_t key[TXN_MAX_KEYS];
 	unsigned int fpi;		/* full-page images of this transaction */
 };
@@ -388,11 +388,27 @@ static void burn(struct txn_data *tx, uint64_t ns)
 	tx->cpu_ns += t - t0;
 }
 
-static void sleep_us(struct txn_data *tx, uint64_t us)
+/*
+ * One round trip: rtt of wall time on average. A sleep overshoots by the
+ * wake-up (hundreds of us on a loaded machine), while the calibrated rtt
+ * already holds the real system's wake-ups: the overshoot is taken off the
+ * next round trip (a credit of at most one: a long stall is not given back).
+ */
+static void round_trip(struct txn_data *tx, uint64_t us)
 {
-	struct timespec ts = { us / 1000000, (us % 1000000) * 1000 };
-	uint64_t t0 = latstat_now_ns();
+	uint64_t want = us * 1000, t0, left;
+	struct timespec ts;
 
+	tx->rtt_due_ns += want;
+	if (tx->rtt_ns >= tx->rtt_due_ns) {
+		if (tx->rtt_ns - tx->rtt_due_ns > want)
+			tx->rtt_due_ns = tx->rtt_ns - want;
+		return;
+	}
+	left = tx->rtt_due_ns - tx->rtt_ns;
+	ts.tv_sec = left / 1000000000ull;
+	ts.tv_nsec = left % 1000000000ull;
+	t0 = latstat_now_ns();
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
 	tx->rtt_ns += latstat_now_ns() - t0;
@@ -442,7 +458,7 @@ static int transaction(struct thread_data *td, struct txn_data *tx)
 		tx->key[i] = rnd(tx, p->t[p->key_table[i]].rows);
 	for (i = 0; i < p->nstmts && !ret; i++) {
 		if (o->rtt)
-			sleep_us(tx, o->rtt);
+			round_trip(tx, o->rtt);
 		if (o->cpu)
 			burn(tx, o->cpu * 1000);
 		for (j = 0; j < p->s[i].nacc && !ret; j++)
