@@ -1,5 +1,5 @@
 #!/bin/bash
-# Description: tools/txncalib runs real PostgreSQL 15 (pgbench) and MariaDB 10.11 (sysbench) briefly and writes a profile that a txn job includes; bad arguments refused in one line
+# Description: tools/txncalib runs real PostgreSQL 15 (pgbench) and MariaDB 10.11 (sysbench) briefly and writes a profile that a txn job includes; --groups reads PostgreSQL's WAL flush count; bad arguments refused in one line
 # Timeout: 400
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || skip "needs root (runs postgres as user postgres)"
@@ -10,7 +10,12 @@ chmod 755 "$TMP"
 grep -q "at least 1" "$TMP/bad.out" || { cat "$TMP/bad.out"; fail "--seconds 0: no reason given"; }
 for db in postgres mariadb; do
 	"$REPO/tools/txncalib" --db $db --dir "$TMP" --seconds 3 --scale 1 --rows 2000 \
-		--out "$TMP/$db.fio" >"$TMP/$db.out" 2>&1 || { cat "$TMP/$db.out"; fail "$db: txncalib failed"; }
+		$([ $db = postgres ] && echo --groups 2) --out "$TMP/$db.fio" >"$TMP/$db.out" 2>&1 ||
+		{ cat "$TMP/$db.out"; fail "$db: txncalib failed"; }
+	if [ $db = postgres ]; then
+		grep -q "pgbench -c 2 .* commits per flush" "$TMP/$db.out" || { cat "$TMP/$db.out"; fail "--groups 2: no line"; }
+		ok "$(grep 'commits per flush' "$TMP/$db.out")"
+	fi
 	rtt=$(sed -n 's/^rtt=\([0-9]*\)us$/\1/p' "$TMP/$db.fio")
 	cpu=$(sed -n 's/^cpu_per_stmt=\([0-9]*\)us$/\1/p' "$TMP/$db.fio")
 	[ -n "$rtt" ] && [ -n "$cpu" ] && [ "$cpu" -gt 0 ] || { cat "$TMP/$db.fio"; fail "$db: no rtt/cpu_per_stmt in the profile"; }
