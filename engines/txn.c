@@ -64,6 +64,7 @@ struct txn_options {
 	unsigned int prefill;
 	unsigned int prewarm;
 	unsigned int fpw;
+	unsigned int doublewrite;
 	char *group_trace;
 	unsigned long long debug_flush;		/* usec */
 };
@@ -119,6 +120,8 @@ static struct fio_option options[] = {
 	       "Fill the buffer pool with the tables' first pages before the run (pg_prewarm)", "0"),
 	TX_OPT("full_page_writes", FIO_OPT_BOOL, fpw,
 	       "postgres: the first change of a page after a checkpoint logs the whole page", "1"),
+	TX_OPT("innodb_doublewrite", FIO_OPT_BOOL, doublewrite,
+	       "mysql/mariadb: an evicted page goes to the doublewrite buffer first (write + sync)", "1"),
 	TX_OPT("txn_group_trace", FIO_OPT_STR_STORE, group_trace,
 	       "Local file: one line per log flush with the number of commits it covered", NULL),
 	TX_OPT("debug_flush_delay", FIO_OPT_STR_VAL_TIME, debug_flush,
@@ -260,6 +263,7 @@ static int txn_config(struct thread_data *td, struct txn_db_cfg *c)
 	c->prefill = o->prefill;
 	c->prewarm = o->prewarm;
 	c->fpw = c->log.postgres && o->fpw;
+	c->dblwr = c->log.postgres || !o->doublewrite ? 0 : c->log.rl.g.flavor == RL_MARIADB ? 2 : 1;
 	c->ckpt.timeout_ns = o->checkpoint_timeout * 1000000000ull;
 	c->ckpt.target = 0.9;
 	c->ckpt.flush_after_pages = c->log.postgres ? (256 << 10) / c->page_size : 0;
@@ -326,6 +330,9 @@ static int fio_txn_init(struct thread_data *td)
 		goto out;
 	}
 	tx->io_ok = 1;
+	tx->io.dblwr = tx->db->c.dblwr;
+	tx->io.dw_name = tx->db->c.log.rl.g.flavor == RL_MARIADB ? "ibdata1" : "#ib_16384_0.dblwr";
+	tx->io.dw_off = (uint64_t)(td->thread_number % 128) * tx->db->g.bs;
 	tx->rnd = (td->o.rand_seed ? td->o.rand_seed : 0x9e3779b97f4a7c15ull) * 2654435761ull +
 		  td->thread_number;
 	ret = 0;

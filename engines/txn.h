@@ -78,7 +78,7 @@ struct txn_frame {
 };
 
 struct txn_pool_stats {
-	uint64_t hits, misses, reads, evict_writes, ckpt_cleaned, fpis;
+	uint64_t hits, misses, reads, evict_writes, ckpt_cleaned, fpis, dblwr_writes;
 };
 
 struct txn_pool {
@@ -99,6 +99,11 @@ struct txn_io {
 	struct store_file **files;	/* per segment */
 	void *buf;			/* one page */
 	const struct pg_geom *g;
+	/* InnoDB's doublewrite before an eviction write: 0 none, 1 fsync, 2 fdatasync */
+	int dblwr;
+	const char *dw_name;
+	struct store_file *dw;
+	uint64_t dw_off;		/* this connection's slot */
 	char err[256];
 };
 
@@ -168,7 +173,7 @@ struct txn_db_cfg {
 	struct txn_profile prof;
 	uint32_t page_size;
 	uint64_t pool_bytes;
-	int prefill, prewarm, fpw;
+	int prefill, prewarm, fpw, dblwr;
 	struct pg_ckpt_conf ckpt;
 	struct txn_log_cfg log;
 };

@@ -241,7 +241,7 @@ static void summary(struct txn_db *db, FILE *f)
 	fprintf(f, "txn: database %s: profile=%s flavor=%s commits=%llu flushes=%llu "
 		"avg_group=%.2f max_group=%llu groups[1,2,3-4,5-8,9-16,17-32,33-64,65-128,>128]="
 		"%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu commit_delays=%llu binlog_syncs=%llu "
-		"pool_pages=%u hits=%llu misses=%llu hit_ratio=%.4f reads=%llu evict_writes=%llu fpis=%llu "
+		"pool_pages=%u hits=%llu misses=%llu hit_ratio=%.4f reads=%llu evict_writes=%llu dblwr_writes=%llu fpis=%llu "
 		"checkpoints=%llu ckpt_written=%llu ckpt_fsyncs=%llu\n",
 		db->c.key, db->c.prof.name, rl_flavor_name(db->c.log.rl.g.flavor),
 		(unsigned long long)ls->commits, (unsigned long long)ls->flushes,
@@ -255,7 +255,8 @@ static void summary(struct txn_db *db, FILE *f)
 		(unsigned long long)ls->binlog_syncs, db->pool.nframes,
 		(unsigned long long)ps->hits, (unsigned long long)ps->misses,
 		acc ? (double)ps->hits / acc : 0.0, (unsigned long long)ps->reads,
-		(unsigned long long)ps->evict_writes, (unsigned long long)ps->fpis,
+		(unsigned long long)ps->evict_writes, (unsigned long long)ps->dblwr_writes,
+		(unsigned long long)ps->fpis,
 		(unsigned long long)db->ck_stats[0], (unsigned long long)db->ck_stats[1],
 		(unsigned long long)db->ck_stats[2]);
 }

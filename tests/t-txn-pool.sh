@@ -1,5 +1,5 @@
 #!/bin/bash
-# Description: txn buffer pool: uniform reads (read_only, 2 connections, prewarmed) hit B/D within 2 points, misses = the reads strace sees; dirty pages leave by eviction writes (strace pwrite64 count) and by pgpage's checkpointer (its fsyncs)
+# Description: txn buffer pool: uniform reads (read_only, 2 connections, prewarmed) hit B/D within 2 points, misses = the reads strace sees; dirty pages leave by eviction writes (strace pwrite64 count; InnoDB's doublewrite first) and by pgpage's checkpointer (its fsyncs)
 # Timeout: 200
 . "$(dirname "$0")/lib.sh"
 E=$B/txn.so
@@ -43,7 +43,16 @@ ew=$(field evict_writes evict)
 pw=$(grep "^[0-9]* *pwrite64(.*/evict/1638[45]>" "$TMP/evict.strace" | grep -c ", 16384, ")
 [ "$ew" -gt 100 ] || fail "evict: only $ew eviction writes"
 [ "$pw" = "$ew" ] || fail "evict: strace saw $pw page writes, the model $ew eviction writes"
-ok "evict: $ew eviction writes = $pw page writes (strace)"
+# InnoDB: each goes to the doublewrite buffer first, synced (mysql: fsync)
+dw=$(grep -c "^[0-9]* *pwrite64(.*/evict/#ib_16384_0.dblwr>" "$TMP/evict.strace")
+dws=$(grep -c "^[0-9]* *fsync(.*/evict/#ib_16384_0.dblwr>" "$TMP/evict.strace")
+[ "$dw" = "$ew" ] && [ "$dws" = "$ew" ] || fail "evict: $dw doublewrite writes, $dws syncs for $ew evictions (strace)"
+ok "evict: $ew eviction writes = $pw page writes, each after a doublewrite write + fsync (strace: $dw, $dws)"
+run nodw pwrite64,fsync --txn_profile=oltp_read_write --table_size=100000 \
+	--innodb_buffer_pool_size=4m --checkpoint_timeout=0 --number_ios=100 --innodb_doublewrite=0
+[ "$(field evict_writes nodw)" -gt 0 ] || fail "nodw: no eviction writes"
+grep -q "dblwr" "$TMP/nodw.strace" && fail "nodw: innodb_doublewrite=0 still wrote the doublewrite file"
+ok "nodw: innodb_doublewrite=0: $(field evict_writes nodw) eviction writes, no doublewrite"
 
 # A checkpoint a second: pgpage's checkpointer writes the dirty pages and fsyncs the files.
 run ckpt pwrite64,fsync --txn_profile=oltp_read_write --table_size=100000 \
