@@ -129,6 +129,8 @@ void pg_ckpt_stop(struct pg_ckpt *ck, int final);
 void pg_ckpt_free(struct pg_ckpt *ck);
 /* Job thread: page of segment idx was written (or is about to be). */
 void pg_ckpt_dirty(struct pg_ckpt *ck, unsigned int idx, uint64_t page);
+/* Any thread: request a checkpoint now (txn: max_wal_size reached). */
+void pg_ckpt_request(struct pg_ckpt *ck, const char *reason);
 /* Job thread: take up to max fsync latencies (ns); returns how many. */
 unsigned int pg_ckpt_take_lat(struct pg_ckpt *ck, uint64_t *out, unsigned int max);
 

@@ -153,6 +153,13 @@ void pg_ckpt_dirty(struct pg_ckpt *ck, unsigned int idx, uint64_t page)
 	pthread_mutex_unlock(&ck->lock);
 }
 
+void pg_ckpt_request(struct pg_ckpt *ck, const char *reason)
+{
+	pthread_mutex_lock(&ck->lock);
+	request_locked(ck, reason);
+	pthread_mutex_unlock(&ck->lock);
+}
+
 unsigned int pg_ckpt_take_lat(struct pg_ckpt *ck, uint64_t *out, unsigned int max)
 {
 	unsigned int n;
@@ -456,8 +463,9 @@ static void *ckpt_main(void *arg)
 	while (next_checkpoint(ck, &deadline, &reason, &requests)) {
 		start = now_ns();
 		/* spread over target x the interval: the timeout, or the time
-		 * the job took to dirty checkpoint_pages pages */
-		interval = ck->conf.timeout_ns && strcmp(reason, "pages") ?
+		 * the job took to dirty checkpoint_pages pages (or, for txn, to
+		 * write max_wal_size's share of WAL: reason "wal") */
+		interval = ck->conf.timeout_ns && strcmp(reason, "pages") && strcmp(reason, "wal") ?
 			ck->conf.timeout_ns : start - last;
 		if (ck->conf.timeout_ns && interval > ck->conf.timeout_ns)
 			interval = ck->conf.timeout_ns;

@@ -65,6 +65,7 @@ struct txn_options {
 	unsigned int prewarm;
 	unsigned int fpw;
 	unsigned int doublewrite;
+	unsigned long long max_wal_size;
 	char *group_trace;
 	unsigned long long debug_flush;		/* usec */
 };
@@ -97,6 +98,8 @@ static struct fio_option options[] = {
 	       "postgres: WAL segment size (power of two, 1M..1G)", "16M"),
 	TX_OPT("wal_segments", FIO_OPT_INT, wal_segments,
 	       "postgres: WAL segments kept and recycled", "5"),
+	TX_OPT("max_wal_size", FIO_OPT_STR_VAL, max_wal_size,
+	       "postgres: a checkpoint every max_wal_size / (1 + 0.9) of WAL (0: timed only)", "1G"),
 	TX_OPT("commit_delay", FIO_OPT_STR_VAL_TIME, commit_delay,
 	       "postgres: the flusher sleeps this long first (0..100000us) ...", "0"),
 	TX_OPT("commit_siblings", FIO_OPT_INT, commit_siblings,
@@ -157,6 +160,9 @@ static int pg_log(struct txn_options *o, struct rl_cfg *c, uint64_t pool)
 		REFUSE("wal_segment_size=%llu: must be a power of two in 1M..1G\n", o->wal_segment_size);
 	if (o->wal_segments < 2 || o->wal_segments > 1024)
 		REFUSE("wal_segments=%u: must be 2..1024\n", o->wal_segments);
+	if (o->max_wal_size && o->max_wal_size < 2 * o->wal_segment_size)
+		REFUSE("max_wal_size=%llu: must be 0 or at least 2 WAL segments (%llu)\n",
+		       o->max_wal_size, 2 * o->wal_segment_size);
 	c->g.flavor = RL_POSTGRES;
 	c->g.unit = 8192;
 	c->g.hdr = 24;
@@ -219,6 +225,8 @@ static int log_cfg(struct txn_options *o, struct txn_db_cfg *c)
 		REFUSE("log_bin=1: only flavor=mysql or mariadb has a binlog\n");
 	if (o->log_bytes > 65536)
 		REFUSE("txn_log_bytes=%u: must be at most 65536\n", o->log_bytes);
+	/* PostgreSQL's CheckPointSegments: max_wal_size / (1 + checkpoint_completion_target) */
+	l->ckpt_wal = l->postgres ? (uint64_t)(o->max_wal_size / 1.9) : 0;
 	l->commit_delay_ns = o->commit_delay * 1000;
 	l->commit_siblings = o->commit_siblings;
 	l->log_bin = o->log_bin;

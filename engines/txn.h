@@ -133,10 +133,11 @@ struct txn_log_cfg {
 	unsigned int sync_binlog;	/* fsync the binlog every N groups (0: never) */
 	uint64_t debug_flush_ns;	/* test: each flush takes this much longer */
 	const char *group_trace;	/* local file: one line per flush, its group size */
+	uint64_t ckpt_wal;		/* postgres: request a checkpoint every this many WAL bytes (0: no) */
 };
 
 struct txn_log_stats {
-	uint64_t commits, flushes, writes, delays, binlog_syncs, max_group;
+	uint64_t commits, flushes, writes, delays, binlog_syncs, max_group, wal_ckpts;
 	uint64_t hist[9];		/* group sizes 1,2,3-4,5-8,...,>128 */
 };
 
@@ -156,6 +157,8 @@ struct txn_log {
 	int timer_on, stop;
 	atomic_uint active;		/* connections inside a transaction */
 	FILE *trace;
+	struct pg_ckpt *ck;		/* max_wal_size's checkpoint requests go here */
+	uint64_t ckpt_from;		/* LSN of the last request */
 	struct txn_log_stats st;
 	char err[256];
 	int error;

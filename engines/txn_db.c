@@ -161,12 +161,14 @@ static int db_open(struct txn_db *db, char *err, size_t errlen)
 		snprintf(err, errlen, "log: %s", db->log.err);
 		return ret;
 	}
+	db->log.ck = db->ck;
 	return db->c.prewarm ? prewarm(db, err, errlen) : 0;
 }
 
 static void db_close(struct txn_db *db)
 {
 	txn_log_close(&db->log);
+	db->log.ck = NULL;
 	if (db->ck) {
 		pg_ckpt_stop(db->ck, 0);
 		db->ck_stats[0] = db->ck->checkpoints;
@@ -242,7 +244,7 @@ static void summary(struct txn_db *db, FILE *f)
 		"avg_group=%.2f max_group=%llu groups[1,2,3-4,5-8,9-16,17-32,33-64,65-128,>128]="
 		"%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu commit_delays=%llu binlog_syncs=%llu "
 		"pool_pages=%u hits=%llu misses=%llu hit_ratio=%.4f reads=%llu evict_writes=%llu dblwr_writes=%llu fpis=%llu "
-		"checkpoints=%llu ckpt_written=%llu ckpt_fsyncs=%llu\n",
+		"checkpoints=%llu wal_checkpoint_requests=%llu ckpt_written=%llu ckpt_fsyncs=%llu\n",
 		db->c.key, db->c.prof.name, rl_flavor_name(db->c.log.rl.g.flavor),
 		(unsigned long long)ls->commits, (unsigned long long)ls->flushes,
 		ls->flushes ? (double)ls->commits / ls->flushes : 0.0,
@@ -257,7 +259,8 @@ static void summary(struct txn_db *db, FILE *f)
 		acc ? (double)ps->hits / acc : 0.0, (unsigned long long)ps->reads,
 		(unsigned long long)ps->evict_writes, (unsigned long long)ps->dblwr_writes,
 		(unsigned long long)ps->fpis,
-		(unsigned long long)db->ck_stats[0], (unsigned long long)db->ck_stats[1],
+		(unsigned long long)db->ck_stats[0], (unsigned long long)ls->wal_ckpts,
+		(unsigned long long)db->ck_stats[1],
 		(unsigned long long)db->ck_stats[2]);
 }
 

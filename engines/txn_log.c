@@ -196,6 +196,12 @@ int txn_log_commit(struct txn_log *l, uint32_t bytes, uint32_t binlog_bytes)
 		l->st.commits++;
 		l->binlog_pending += l->c.log_bin ? binlog_bytes : 0;
 		my = l->rl.lsn;
+		if (l->c.ckpt_wal && l->ck && my - l->ckpt_from >= l->c.ckpt_wal) {
+			/* max_wal_size: CheckPointSegments of WAL since the last one */
+			l->ckpt_from = my;
+			l->st.wal_ckpts++;
+			pg_ckpt_request(l->ck, "wal");
+		}
 		if (l->c.rl.trx_commit == 1)
 			ret = flush_upto(l, my);
 		else if (l->c.rl.trx_commit == 2 && l->written_lsn < my) {

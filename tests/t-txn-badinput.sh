@@ -26,6 +26,7 @@ bad "innodb_flush_log_at_trx_commit=3: must be" --flavor=mysql --innodb_flush_lo
 bad "innodb_flush_method=O_FOO: unknown" --flavor=mariadb --innodb_flush_method=O_FOO
 bad "wal_sync_method=never: unknown" --wal_sync_method=never
 bad "wal_segment_size=3145728: must be a power of two" --wal_segment_size=3m
+bad "max_wal_size=1048576: must be 0 or at least 2 WAL segments" --wal_segment_size=1m --max_wal_size=1m
 bad "commit_delay=200000us: must be 0..100000us" --commit_delay=200ms
 bad "commit_siblings=5000: must be 0..1000" --commit_siblings=5000
 bad "log_bin=1: only flavor=mysql or mariadb" --log_bin=1
