@@ -75,7 +75,7 @@ ENGINES := $(foreach e,storeio redolog pgpage metastorm txn $(if $(CONFIG_RBD),r
 redolog_EXTRA := engines/redolog_log.c engines/redolog_flush.c
 pgpage_EXTRA := engines/pgpage_ckpt.c engines/pgpage_files.c
 txn_EXTRA := engines/txn_prof.c engines/txn_pool.c engines/txn_log.c engines/txn_db.c \
-	engines/redolog_log.c engines/redolog_flush.c engines/pgpage_ckpt.c engines/pgpage_files.c
+	engines/redolog_log.c engines/redolog_flush.c engines/pgpage_ckpt.c
 rbdsnap_EXTRA := engines/rbdsnap_conn.c engines/rbdsnap_sched.c engines/rbdsnap_report.c
 metastorm_EXTRA := engines/metastorm_calls.c engines/metastorm_ddl.c engines/metastorm_report.c
 rbdsnap_LIBS := -lrbd -lrados
