@@ -10,11 +10,10 @@
 REFUSED=0
 refuse() {
 	local name=$1 pat=$2; shift 2
-	if "$FIO" --name="$name" "$@" >"$TMP/$name.out" 2>&1; then
-		cat "$TMP/$name.out"; fail "$name: fio succeeded"
-	fi
-	grep -qi "segmentation\|core dumped\|Aborted\|AddressSanitizer\|runtime error" "$TMP/$name.out" &&
-		{ cat "$TMP/$name.out"; fail "$name: crashed"; }
+	"$FIO" --name="$name" --aux-path="$TMP" "$@" >"$TMP/$name.out" 2>&1
+	local rc=$?
+	[ $rc = 0 ] && { cat "$TMP/$name.out"; fail "$name: fio succeeded"; }
+	crash_check "$name" $rc "$TMP/$name.out"
 	grep -q -- "$pat" "$TMP/$name.out" || { cat "$TMP/$name.out"; fail "$name: no line matching '$pat'"; }
 	REFUSED=$((REFUSED + 1))
 	ok "$name: $(grep -m1 -- "$pat" "$TMP/$name.out")"
@@ -94,9 +93,11 @@ wait_healthy() {
 	fail "cluster not healthy after ${1:-120} s: $s"
 }
 
-# loopfs MB: a fresh ext4 of MB MiB mounted at $TMP/lfs (root only; skip otherwise).
-# loopfs_ro: remount it read-only. Unmounted and detached on exit.
-LFS=
+# loopfs MB: a fresh ext4 of MB MiB mounted at $TMP/lfs (root only; skip otherwise),
+# on the loop device $LFS_DEV. loopfs_ro: remount it read-only. Unmounted and
+# detached on exit. loopfs_flushes: flush requests the block layer completed on
+# that device so far (/sys/block/loopN/stat, field 16): what reached the "disk".
+LFS= LFS_DEV=
 loopfs() {
 	[ "$(id -u)" = 0 ] || skip "needs root for a loop-mounted file system"
 	LFS=$TMP/lfs
@@ -105,7 +106,13 @@ loopfs() {
 	mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 -m 0 "$TMP/lfs.img" >/dev/null 2>&1 ||
 		skip "mkfs.ext4 failed"
 	mount -o loop "$TMP/lfs.img" "$LFS" 2>"$TMP/lfs.mount" || skip "cannot loop-mount: $(cat "$TMP/lfs.mount")"
-	trap 'loopfs_cleanup; rm -rf "$TMP"' EXIT
+	at_exit loopfs_cleanup
+	LFS_DEV=$(findmnt -no SOURCE "$LFS")
+	[ -r "/sys/block/${LFS_DEV#/dev/}/stat" ] || fail "no /sys/block/${LFS_DEV#/dev/}/stat for $LFS"
+}
+loopfs_flushes() {
+	awk 'NF >= 16 { print $16; exit } { exit 1 }' "/sys/block/${LFS_DEV#/dev/}/stat" ||
+		skip "this kernel's block stat has no flush counter"
 }
 loopfs_ro() { mount -o remount,ro "$LFS" || fail "remount ro"; }
 loopfs_cleanup() {

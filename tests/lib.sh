@@ -1,42 +1,156 @@
-# tests/lib.sh - sourced by every test: paths, verdicts, the cluster, JSON.
+# tests/lib.sh - sourced by every test: paths, verdicts, the cluster, JSON,
+# fio runs that treat a crash as a crash, and clean-up on exit.
 set -u
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 B=${DBFIO_BUILD:-$REPO/build}
+# configure writes build/config.mk only; a build elsewhere (make SANITIZE=1 ->
+# build/asan, make B=DIR) is made from that same configuration
+CONFIG_MK=$B/config.mk
+[ -f "$CONFIG_MK" ] || CONFIG_MK=$REPO/build/config.mk
 FIO=${FIO:-fio}
+FIO_BIN=$(command -v "$FIO")	# the real binary (valgrind, gdb, strace want it, not a wrapper)
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/dbfio-test.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
+
+fail() { echo "FAIL: $*"; exit 1; }
+ok() { echo "ok: $*"; }
+# In CI a test that needs the cluster may not skip (the cluster, the backends
+# and the packages are all there): its skip is a failure.
+skip() {
+	[ "${CI:-}" = true ] && [ "${NEED_CLUSTER:-0}" = 1 ] && fail "skipped in CI (a cluster test may not skip): $*"
+	echo "SKIP: $*"; exit 77
+}
+
+# Clean-up: at_exit CMD adds a command run on exit (last added runs first);
+# rbd_cleanup IMG and cephfs_cleanup DIR remove what a test made on the
+# cluster even when it fails half-way. $TMP goes last, never through a mount.
+EXIT_HOOKS=() RBD_CLEAN=() CEPHFS_CLEAN=()
+at_exit() { EXIT_HOOKS+=("$1"); }
+rbd_cleanup() { RBD_CLEAN+=("$@"); }
+cephfs_cleanup() { CEPHFS_CLEAN+=("$@"); }
+lib_exit() {
+	local i
+	trap - EXIT
+	for ((i = ${#EXIT_HOOKS[@]} - 1; i >= 0; i--)); do eval "${EXIT_HOOKS[i]}" >/dev/null 2>&1; done
+	for i in "${RBD_CLEAN[@]}"; do rbd_rm "$i"; done
+	for i in "${CEPHFS_CLEAN[@]}"; do cephfs_rmtree "$i"; done
+	tmp_cleanup
+}
+trap lib_exit EXIT
+
+# tmp_cleanup: unmount whatever is mounted under $TMP, then remove it - but
+# never through a mount that would not go away (rm -rf through a ceph-fuse
+# mount wipes the CephFS under it): then $TMP is left, with a line saying why.
+tmp_cleanup() {
+	local m left=
+	[ -n "${TMP:-}" ] && [ -d "$TMP" ] || return 0
+	for m in $(awk -v t="$TMP" '$2 == t || index($2, t "/") == 1 { print $2 }' /proc/mounts | sort -r); do
+		fusermount -u "$m" 2>/dev/null || umount "$m" 2>/dev/null
+		mountpoint -q "$m" && left="$left $m"
+	done
+	if [ -n "$left" ]; then
+		echo "WARNING: still mounted:$left - $TMP left in place" >&2
+		return 1
+	fi
+	rm -rf --one-file-system "$TMP"
+}
+
+# rbd_rm IMG [POOL]: remove an image (and its snapshots). A SIGKILLed client's
+# watch holds the image for ~30 s: its watchers are blocklisted first.
+rbd_rm() {
+	local img=$1 pool=${2:-rbd} w i
+	[ -n "${CEPH_CONF:-}" ] || return 0
+	rbd info -p "$pool" "$img" >/dev/null 2>&1 || return 0
+	rbd snap ls -p "$pool" "$img" --format json 2>/dev/null | grep -q '"protected": *"true"' &&
+		for i in $(rbd snap ls -p "$pool" "$img" --format json | python3 -c \
+			'import json,sys; print(" ".join(s["name"] for s in json.load(sys.stdin) if s.get("protected") == "true"))'); do
+			rbd snap unprotect "$pool/$img@$i" >/dev/null 2>&1
+		done
+	rbd snap purge -p "$pool" "$img" >/dev/null 2>&1
+	rbd rm -p "$pool" "$img" >/dev/null 2>&1 && return 0
+	for w in $(rbd status -p "$pool" "$img" --format json 2>/dev/null |
+		python3 -c 'import json,sys; print(" ".join(w["address"] for w in json.load(sys.stdin).get("watchers", [])))' 2>/dev/null); do
+		ceph osd blocklist add "$w" 60 >/dev/null 2>&1
+	done
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		rbd rm -p "$pool" "$img" >/dev/null 2>&1 && return 0
+		sleep 2
+	done
+	echo "WARNING: rbd image $pool/$img could not be removed" >&2
+}
+
+# cephfs_evict PID: evict the CephFS sessions of a process that was killed.
+# Its caps would otherwise block every other client for the session timeout
+# (60 s) - the MDS cannot know the process is gone.
+cephfs_evict() {
+	local mds id
+	for mds in $(timeout 20 ceph fs dump -f json 2>/dev/null | python3 -c '
+import json, sys
+for fs in json.load(sys.stdin)["filesystems"]:
+    for i in fs["mdsmap"]["info"].values():
+        if i["state"] == "up:active": print(i["name"])'); do
+		for id in $(timeout 20 ceph tell "mds.$mds" client ls 2>/dev/null | python3 -c '
+import json, sys
+print(" ".join(str(c["id"]) for c in json.load(sys.stdin) if c.get("client_metadata", {}).get("pid") == sys.argv[1]))' "$1"); do
+			timeout 30 ceph tell "mds.$mds" client evict id="$id" >/dev/null 2>&1
+		done
+	done
+}
+
+# cephfs_rmtree DIR: remove a directory tree of the test's CephFS through
+# libcephfs (no mount needed; nothing outside DIR is touched).
+cephfs_rmtree() {
+	[ -n "${CEPH_CONF:-}" ] && [ -n "$1" ] && [ "$1" != / ] || return 0
+	timeout 60 /usr/bin/python3 - "$1" >/dev/null 2>&1 <<'PY'
+import cephfs, os, sys
+fs = cephfs.LibCephFS(conffile=os.environ['CEPH_CONF']); fs.mount()
+def rm(p):
+    d = fs.opendir(p)
+    names = []
+    while True:
+        e = fs.readdir(d)
+        if not e: break
+        if e.d_name not in (b'.', b'..'): names.append((e.d_name.decode(), e.is_dir()))
+    fs.closedir(d)
+    for n, isdir in names:
+        rm(p + '/' + n) if isdir else fs.unlink(p + '/' + n)
+    fs.rmdir(p)
+try:
+    rm(sys.argv[1])
+except cephfs.ObjectNotFound:
+    pass
+fs.shutdown()
+PY
+}
+
 # make check SANITIZE=1: the engines carry ASan+UBSan, the installed fio does
 # not, so its runtime must be loaded first (as SPDK's test helper does). fio's
-# own leaks are not ours; any sanitizer report aborts (non-zero exit).
+# own leaks are not ours; any sanitizer report aborts (exit >= 128, below).
 if [ "${SANITIZE:-0}" = 1 ]; then
 	export DBFIO_FIO_ASAN=$(gcc -print-file-name=libasan.so)
 	printf '#!/bin/sh\nLD_PRELOAD=%s${LD_PRELOAD:+:$LD_PRELOAD} exec %s "$@"\n' \
-		"$DBFIO_FIO_ASAN" "$(command -v "$FIO")" >"$TMP/fio-asan"
+		"$DBFIO_FIO_ASAN" "$FIO_BIN" >"$TMP/fio-asan"
 	chmod +x "$TMP/fio-asan"
 	FIO=$TMP/fio-asan
-	export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1:allocator_may_return_null=1}
-	export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+	export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1:allocator_may_return_null=1:detect_odr_violation=0}
+	export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:abort_on_error=1:print_stacktrace=1}
 fi
-
-fail() { echo "FAIL: $*"; exit 1; }
-skip() { echo "SKIP: $*"; exit 77; }
-ok() { echo "ok: $*"; }
 
 # Start (or join) the project's cluster and export CEPH_CONF. In CI a
 # cluster that cannot start is a failure, never a skip.
 need_cluster() {
+	NEED_CLUSTER=1
 	if [ -n "${DBFIO_TEST_CEPH_CONF:-}" ]; then	# an existing cluster, e.g. a developer's
 		export CEPH_CONF=$DBFIO_TEST_CEPH_CONF
 		return
 	fi
 	if ! "$REPO/tools/cluster" up >"$TMP/cluster-up.log" 2>&1; then
 		cat "$TMP/cluster-up.log"
-		[ "${CI:-}" = true ] && fail "the test cluster did not start"
-		skip "the test cluster did not start (see log)"
+		fail_or_skip "the test cluster did not start (see log)"
 	fi
 	eval "$("$REPO/tools/cluster" env)"
 	[ -n "${CEPH_CONF:-}" ] || fail "tools/cluster env printed no CEPH_CONF"
 }
+fail_or_skip() { [ "${CI:-}" = true ] && fail "$*"; skip "$*"; }
 
 # Need the cluster's POSIX mounts (ceph-fuse CephFS, ext4 on rbd-fuse).
 need_mounts() {
@@ -49,14 +163,51 @@ need_mounts() {
 }
 
 # Is a backend built in? (configure may have left it out)
-have_backend() { grep -q "^CONFIG_$1 := y" "$B/config.mk"; }
+have_backend() { grep -q "^CONFIG_$1 := y" "$CONFIG_MK"; }
 
 # json FILE EXPR: evaluate a python expression on the parsed JSON (as d).
 json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
 
-# run_fio NAME ARGS...: fio with JSON output into $TMP/NAME.json, stderr into $TMP/NAME.err.
+# A crash is a crash. The shell, not fio, prints "Segmentation fault" (to the
+# test's own stderr, not fio's), so greps of fio's output never see it: the
+# exit status does. crash_check NAME RC [OUTPUT...]: fail when fio died of a
+# signal (RC >= 128) or a sanitizer reported, naming the signal.
+crash_check() {
+	local name=$1 rc=$2; shift 2
+	if [ "$rc" -ge 128 ] && [ "$rc" -lt 256 ]; then
+		[ $# -gt 0 ] && tail -n 30 "$@" 2>/dev/null
+		fail "$name: fio crashed: killed by SIG$(kill -l $((rc - 128)) 2>/dev/null || echo $((rc - 128))) (exit $rc)"
+	fi
+	if [ $# -gt 0 ] && grep -q "ERROR: AddressSanitizer\|ERROR: LeakSanitizer\|runtime error: " "$@" 2>/dev/null; then
+		grep -h -A25 "ERROR: AddressSanitizer\|runtime error: " "$@" | head -40
+		fail "$name: sanitizer report (exit $rc)"
+	fi
+	return 0
+}
+
+# run_fio NAME ARGS...: fio with JSON output into $TMP/NAME.json, stderr into
+# $TMP/NAME.err; returns fio's exit status, fails the test on a crash. fio's
+# verify state files (written when a verify job is cut short) go to $TMP.
 run_fio() {
-	local name=$1; shift
-	"$FIO" --output-format=json --output="$TMP/$name.json" "$@" 2>"$TMP/$name.err"
+	local name=$1 rc; shift
+	"$FIO" --output-format=json --output="$TMP/$name.json" --aux-path="$TMP" "$@" 2>"$TMP/$name.err"
+	rc=$?
+	crash_check "$name" $rc "$TMP/$name.err" "$TMP/$name.json"
+	return $rc
+}
+
+# fio_wait PID NAME [SIGNAL] [OUTPUT...]: wait for a background fio; a death
+# by any signal but SIGNAL (the one the test sent, e.g. KILL) is a crash.
+# Returns fio's exit status.
+fio_wait() {
+	local pid=$1 name=$2 sig=${3:-} rc
+	shift $(($# < 3 ? $# : 3))
+	wait "$pid"
+	rc=$?
+	if [ -n "$sig" ] && [ "$rc" = $((128 + $(kill -l "$sig"))) ]; then
+		return $rc
+	fi
+	crash_check "$name" $rc "$@"
+	return $rc
 }
 cd "$TMP" || exit 1

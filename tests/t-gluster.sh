@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 GL=$REPO/tools/gluster
 export DBFIO_GLUSTER_DIR=$TMP/gluster
-trap '"$GL" down >/dev/null 2>&1; rm -rf "$TMP"' EXIT
+at_exit '"$GL" down' 
 
 # In CI a machine that cannot run GlusterFS is a failure, never a skip.
 cannot() { [ "${CI:-}" = true ] && fail "$*"; skip "$*"; }

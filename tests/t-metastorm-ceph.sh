@@ -8,8 +8,10 @@ need_cluster
 ROOT=/metastorm-test-$$
 MNT=$TMP/mnt
 mkdir -p "$MNT" "$TMP/local"
-umount_fuse() { mountpoint -q "$MNT" && { rm -rf "${MNT:?}$ROOT"; fusermount -u "$MNT"; }; rm -rf "$TMP"; }
-trap umount_fuse EXIT
+# removed through libcephfs, never through the mount; lib.sh removes $TMP only
+# once nothing is mounted under it
+cephfs_cleanup "$ROOT"
+at_exit 'mountpoint -q "$MNT" && fusermount -u "$MNT"'
 ceph-fuse -c "$CEPH_CONF" "$MNT" >"$TMP/fuse.log" 2>&1 || { cat "$TMP/fuse.log"; fail "ceph-fuse mount failed"; }
 mkdir -p "$MNT$ROOT/fuse"
 

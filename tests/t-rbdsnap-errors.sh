@@ -7,7 +7,7 @@ have_backend RBD || skip "configure found no librbd"
 IMG=rbdsnap-test-errors
 rbd rm -p rbd "$IMG" >/dev/null 2>&1
 rbd create -p rbd --size 64M "$IMG" || fail "rbd create $IMG"
-trap 'rbd rm -p rbd "$IMG" >/dev/null 2>&1; rm -rf "$TMP"' EXIT
+rbd_cleanup "$IMG"
 
 # refuse NAME EXPECTED-SUBSTRING MAX-SECONDS fio-args...: fio must fail, in time, with one rbdsnap line
 refuse() {

@@ -7,7 +7,7 @@ have_backend RBD || skip "configure found no librbd"
 IMG=rbdsnap-test-schedule
 rbd rm -p rbd "$IMG" >/dev/null 2>&1
 rbd create -p rbd --size 256M "$IMG" || fail "rbd create $IMG"
-trap 'rbd snap purge -p rbd "$IMG" >/dev/null 2>&1; rbd rm -p rbd "$IMG" >/dev/null 2>&1; rm -rf "$TMP"' EXIT
+rbd_cleanup "$IMG"
 # planted by the "operator": a foreign name and one that only shares the prefix
 rbd snap create "rbd/$IMG@foreign-keep" >/dev/null 2>&1 || fail "rbd snap create foreign-keep"
 rbd snap create "rbd/$IMG@dbfio-manual" >/dev/null 2>&1 || fail "rbd snap create dbfio-manual"

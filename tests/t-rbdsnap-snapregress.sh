@@ -21,7 +21,7 @@ have_backend RBD || skip "configure found no librbd"
 IMG=rbdsnap-test-snapregress
 rbd rm -p rbd "$IMG" >/dev/null 2>&1
 rbd create -p rbd --size 256M "$IMG" || fail "rbd create $IMG"
-trap 'rbd snap purge -p rbd "$IMG" >/dev/null 2>&1; rbd rm -p rbd "$IMG" >/dev/null 2>&1; rm -rf "$TMP"' EXIT
+rbd_cleanup "$IMG"
 printf '%s\n[client]\nrbd_cache = false\n' "$(cat "$CEPH_CONF")" >"$TMP/ceph.conf"
 # one snapshot held 4 s, then removed: baseline, snap1, after
 CEPH_CONF=$TMP/ceph.conf run_fio run --name=run --ioengine="external:$B/rbdsnap.so" --clientname=admin \

@@ -5,15 +5,11 @@
 need_cluster
 have_backend RBD || skip "configure found no librbd"
 IMG=rbdsnap-test-stale
-drop_image() {
-	rbd snap unprotect "rbd/$IMG@dbfio-0badc0de-2" >/dev/null 2>&1
-	rbd snap purge -p rbd "$IMG" >/dev/null 2>&1
-	rbd rm -p rbd "$IMG" >/dev/null 2>&1
-}
-# a run killed by the runner's timeout leaves the image with a protected snapshot
-drop_image
+# a run killed by the runner's timeout leaves the image with a protected
+# snapshot: rbd_rm unprotects, purges, removes (now and at exit)
+rbd_rm "$IMG"
 rbd create -p rbd --size 256M "$IMG" || fail "rbd create $IMG"
-trap 'drop_image; rm -rf "$TMP"' EXIT
+rbd_cleanup "$IMG"
 # what a SIGKILLed run leaves, a protected one, and an operator's look-alike
 for s in dbfio-0badc0de-1 dbfio-0badc0de-2 dbfio-keep-me foreign; do
 	rbd snap create "rbd/$IMG@$s" >/dev/null 2>&1 || fail "rbd snap create $s"

@@ -6,27 +6,8 @@ need_cluster
 E=$B/redolog.so
 IMG=redolog-test-be-$$
 ROOT=/redolog-test-$$
-cleanup() {
-	rbd rm -p rbd $IMG >/dev/null 2>&1
-	/usr/bin/python3 - "$ROOT" >/dev/null 2>&1 <<'PY'
-import cephfs, os, sys
-fs = cephfs.LibCephFS(conffile=os.environ['CEPH_CONF']); fs.mount()
-def rm(p):
-    d = fs.opendir(p)
-    names = []
-    while True:
-        e = fs.readdir(d)
-        if not e: break
-        if e.d_name not in (b'.', b'..'): names.append((e.d_name.decode(), e.is_dir()))
-    fs.closedir(d)
-    for n, isdir in names:
-        rm(p + '/' + n) if isdir else fs.unlink(p + '/' + n)
-    fs.rmdir(p)
-rm(sys.argv[1]); fs.shutdown()
-PY
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
+rbd_cleanup "$IMG"
+cephfs_cleanup "$ROOT"
 mkdir -p "$TMP/dir"
 run() {	# run BACKEND FLAVOR [ARGS...]
 	local be=$1 fl=$2 n=$1-$2${3:+-redo8030}

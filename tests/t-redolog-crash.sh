@@ -6,8 +6,8 @@ need_cluster
 have_backend RBD || skip "rbd backend not built"
 E=$B/redolog.so
 IMG=redolog-test-crash-$$
-# a killed client's watch on the image expires after ~30 s: retry the removal
-trap 'for i in $(seq 1 20); do rbd rm -p rbd $IMG >/dev/null 2>&1 && break; sleep 3; done; rm -rf "$TMP"' EXIT
+# a killed client's watch on the image: rbd_rm blocklists it
+rbd_cleanup "$IMG"
 # librbd write-back cache (Pacific defaults to writearound) from the first write,
 # dirty data kept up to 30 s:
 # what a killed process did not flush dies with it

@@ -8,12 +8,8 @@ have_backend RBD || skip "rbd backend not built"
 have_backend LIBCEPHFS || skip "cephfs backend not built"
 IMG=storeio-test-rel-$$ FOREIGN=storeio-test-rel-foreign-$$
 ROOT=/storeio-test-rel
-cleanup() {
-	rbd rm -p rbd "$IMG" >/dev/null 2>&1
-	rbd rm -p rbd "$FOREIGN" >/dev/null 2>&1
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
+rbd_cleanup "$IMG" "$FOREIGN"
+cephfs_cleanup "$ROOT"
 st() { refuse "$1" "$2" --ioengine="external:$B/storeio.so" --rw=write --size=1m --bs=4k "${@:3}"; }
 RBD=(--store=rbd --rbdname="$IMG" --rbd_size=64m)
 FS=(--store=cephfs --store_root="$ROOT" --filename=f)

@@ -18,14 +18,7 @@ stop_servers() {
 	done
 	for _ in $(seq 30); do pgrep -f -- "--daemonize=$TMP/srv" >/dev/null || break; sleep 0.1; done
 }
-cleanup() {
-	stop_servers
-	[ -n "${IMG:-}" ] && for i in 1 2; do
-		rbd snap purge -p rbd "$IMG-$i" >/dev/null 2>&1; rbd rm -p rbd "$IMG-$i" >/dev/null 2>&1
-	done
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
+at_exit stop_servers
 
 # one job file per engine, no directory=: each server runs it in its own working
 # directory ($S1, $S2); the engine path is absolute
@@ -41,6 +34,7 @@ ENG="storeio redolog pgpage metastorm"
 if have_backend RBD; then
 	need_cluster
 	IMG=rbdsnap-test-rel-cs
+	rbd_cleanup $IMG-1 $IMG-2
 	for i in 1 2; do
 		rbd rm -p rbd $IMG-$i >/dev/null 2>&1
 		rbd create -p rbd --size 64M $IMG-$i || fail "rbd create"

@@ -6,14 +6,8 @@
 need_cluster
 have_backend RBD || skip "rbd backend not built"
 IMG=storeio-test-rel-kill SIMG=rbdsnap-test-rel-kill ROOT=/storeio-test-rel-kill
-cleanup() {
-	rbd snap purge -p rbd "$SIMG" >/dev/null 2>&1
-	# a killed client's watch expires after ~30 s: retry the removal
-	for i in $(seq 20); do rbd rm -p rbd "$IMG" >/dev/null 2>&1 && break; sleep 3; done
-	rbd rm -p rbd "$SIMG" >/dev/null 2>&1
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
+rbd_cleanup "$IMG" "$SIMG"	# a killed client's watch: rbd_rm blocklists it
+cephfs_cleanup "$ROOT"
 rbd rm -p rbd "$SIMG" >/dev/null 2>&1
 rbd create -p rbd --size 128M "$SIMG" || fail "rbd create $SIMG"
 for s in foreign dbfio-foreign dbfio-0000000g-1 dbfio-12345678-x; do	# look-alikes of <prefix><8 hex>-<n>

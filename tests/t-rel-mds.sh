@@ -8,7 +8,8 @@ have_backend LIBCEPHFS || skip "cephfs backend not built"
 wait_healthy 120
 ROOT=/metastorm-test-rel-mds
 RUNTIME=20 GRACE=60	# grace: MDS stop (<= 10 s) + replay/reconnect/rejoin + the client's reconnect
-trap '[ -z "$(daemon_pid mds a)" ] && daemon_start mds a; rm -rf "$TMP"' EXIT
+at_exit '[ -z "$(daemon_pid mds a)" ] && daemon_start mds a'
+cephfs_cleanup "$ROOT"
 
 s0=$SECONDS
 "$FIO" --name=ms --ioengine="external:$B/metastorm.so" --store=cephfs --store_root=$ROOT \

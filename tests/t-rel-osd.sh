@@ -8,13 +8,8 @@ have_backend RBD || skip "rbd backend not built"
 wait_healthy 120
 IMG=storeio-test-rel-osd SIMG=rbdsnap-test-rel-osd
 RUNTIME=20 GRACE=45	# grace: the rbd store's rados_osd_op_timeout (30 s) + 15 s
-cleanup() {
-	[ -z "$(daemon_pid osd 0)" ] && daemon_start osd 0
-	rbd snap purge -p rbd "$SIMG" >/dev/null 2>&1
-	rbd rm -p rbd "$IMG" >/dev/null 2>&1; rbd rm -p rbd "$SIMG" >/dev/null 2>&1
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
+at_exit '[ -z "$(daemon_pid osd 0)" ] && daemon_start osd 0'
+rbd_cleanup "$IMG" "$SIMG"
 rbd rm -p rbd "$SIMG" >/dev/null 2>&1
 rbd create -p rbd --size 128M "$SIMG" || fail "rbd create $SIMG"
 rbd snap create "rbd/$SIMG@dbfio-foreign" >/dev/null 2>&1 || fail "rbd snap create"

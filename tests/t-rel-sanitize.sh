@@ -53,12 +53,13 @@ if [ -z "${DBFIO_SKIP_CEPH:-}" ] && need_cluster; then
 	IMG=rbdsnap-test-rel-asan
 	rbd rm -p rbd $IMG >/dev/null 2>&1
 	rbd create -p rbd --size 64M $IMG || fail "rbd create"
-	trap 'rbd snap purge -p rbd $IMG >/dev/null 2>&1; rbd rm -p rbd $IMG >/dev/null 2>&1; rbd rm -p rbd storeio-test-rel-asan >/dev/null 2>&1; rm -rf "$TMP"' EXIT
+	rbd_cleanup $IMG storeio-test-rel-asan
+	cephfs_cleanup /storeio-test-rel-asan
 	asan rs rbdsnap --clientname=admin --pool=rbd --rbdname=$IMG --invalidate=0 --rw=randwrite \
 		--bs=4k --iodepth=8 --time_based --runtime=3 --snap_interval=1 --snap_json="$TMP/rs.snap.json"
 	asan st-rbd storeio --store=rbd --rbdname=storeio-test-rel-asan --rbd_size=64m --rw=randwrite \
 		--bs=4k --size=4m --iodepth=8 --verify=crc32c --fsync=32
-	have_backend LIBCEPHFS && asan st-cephfs storeio --store=cephfs --store_root=/storeio-test-rel \
+	have_backend LIBCEPHFS && asan st-cephfs storeio --store=cephfs --store_root=/storeio-test-rel-asan \
 		--filename=asan --rw=randwrite --bs=4k --size=2m --iodepth=4 --fsync=32 --unlink=1
 fi
 ok "no ASan/UBSan report"

@@ -44,7 +44,7 @@ if have_backend RBD; then
 	IMG=rbdsnap-test-rel-vg
 	rbd rm -p rbd $IMG >/dev/null 2>&1
 	rbd create -p rbd --size 64M $IMG || fail "rbd create"
-	trap 'rbd snap purge -p rbd $IMG >/dev/null 2>&1; rbd rm -p rbd $IMG >/dev/null 2>&1; rm -rf "$TMP"' EXIT
+	rbd_cleanup $IMG
 	vg rbdsnap rbdsnap --clientname=admin --pool=rbd --rbdname=$IMG --invalidate=0 --rw=randwrite \
 		--bs=4k --iodepth=4 --number_ios=200 --snap_every=100 --snap_json="$TMP/rs.snap.json"
 fi

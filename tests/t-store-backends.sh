@@ -3,6 +3,8 @@
 # Timeout: 400
 . "$(dirname "$0")/lib.sh"
 need_cluster
+rbd_cleanup "dbfio-test-store-$$"
+cephfs_cleanup "/dbfio-test-store-$$"
 n=0
 run() {
 	local be=$1; shift
@@ -20,6 +22,5 @@ for be in posix uring aio; do
 done
 have_backend LIBCEPHFS && run cephfs --root="/dbfio-test-store-$$"
 have_backend RBD && run rbd --rbdname="dbfio-test-store-$$" --rbd-size=268435456
-rbd rm "dbfio-test-store-$$" >/dev/null 2>&1
 [ "$n" -eq 5 ] || fail "only $n of 5 backends ran"
 ok "$n backends"

@@ -3,6 +3,8 @@
 # Timeout: 400
 . "$(dirname "$0")/lib.sh"
 need_cluster
+rbd_cleanup dbfio-test-storeio
+cephfs_cleanup /dbfio-test-$$
 check() {
 	local be=$1 name=$2; shift 2
 	run_fio "$name" --name="$name" --ioengine="external:$B/storeio.so" --store="$be" \
@@ -16,5 +18,4 @@ check() {
 }
 have_backend LIBCEPHFS && check cephfs cephfs --store_root=/dbfio-test-$$ --filename=storeio.dat
 have_backend RBD && check rbd rbd --rbdname=dbfio-test-storeio --rbd_size=256m --filename=storeio.dat
-rbd rm -p rbd dbfio-test-storeio >/dev/null 2>&1
 true
