@@ -119,3 +119,28 @@ loopfs_cleanup() {
 	[ -n "$LFS" ] && mountpoint -q "$LFS" && umount "$LFS" 2>/dev/null
 	LFS=
 }
+
+# per_second FILE [DDIR]: the per-second I/O rates of a fio iops log written with
+# log_avg_msec=1000 (write_iops_log=), one a line; DDIR 0 read, 1 write (default)
+per_second() { awk -F', *' -v d="${2:-1}" '$3 == d { print $2 }' "$1"; }
+
+# resumed NAME < RATES: per-second I/O rates (one a line) must show the outage
+# (>= 3 s without a completed I/O) and then I/O again for >= 2 s: work done
+# after the restart, not just a run that ended in time
+resumed() {
+	python3 -c '
+import sys
+v = [float(x) for x in sys.stdin.read().split()]
+out, i = None, 0
+while i < len(v):
+    j = i
+    while j < len(v) and v[j] == 0: j += 1
+    if j - i >= 3: out = (i, j)
+    i = max(j, i + 1)
+if not out:
+    print("no outage (>= 3 s without I/O) in the per-second rates:", v); sys.exit(1)
+after = [x for x in v[out[1]:] if x > 0]
+print(f"no I/O completed in seconds {out[0]}..{out[1] - 1}, then {len(after)} s with I/O, {sum(after):.0f} I/Os")
+sys.exit(len(after) < 2)' >"$TMP/$1.resumed" || { cat "$TMP/$1.resumed"; fail "$1: no work done after the restart"; }
+	ok "$1: $(cat "$TMP/$1.resumed")"
+}

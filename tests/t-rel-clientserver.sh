@@ -27,10 +27,12 @@ jobs() {
 	{ echo "[$e-cs]"; echo "ioengine=external:$B/$e.so"; printf '%s\n' "$@"; } >"$TMP/$e.fio"
 }
 jobs storeio rw=randwrite bs=4k size=4m iodepth=4 verify=crc32c unlink=1
-jobs redolog rw=write bs=4k iodepth=4 size=2m flavor=postgres wal_segment_size=1m wal_segments=2
+jobs redolog rw=write bs=4k iodepth=4 size=2m flavor=postgres wal_segment_size=1m wal_segments=2 lsn_file=cs.lsn
 jobs pgpage bs=8k block_size=8k relations=1 relation_size=1m segment_size=1m rw=randwrite size=1m unlink=1
 jobs metastorm flavor=postgres number_ios=50 tables=4
 ENG="storeio redolog pgpage metastorm"
+# what each server's job must have done: "writes reads" in fio's JSON
+declare -A WANT=([storeio]="1024 1024" [redolog]="512 0" [pgpage]="128 0" [metastorm]="0 50" [rbdsnap]="600 0")
 if have_backend RBD; then
 	need_cluster
 	IMG=rbdsnap-test-rel-cs
@@ -40,9 +42,10 @@ if have_backend RBD; then
 		rbd create -p rbd --size 64M $IMG-$i || fail "rbd create"
 	done
 	# both clients on one image (each run removes only its own snapshots);
-	# the servers inherit CEPH_CONF
+	# the servers inherit CEPH_CONF. Paced to 3 s: at full speed the job ends
+	# before the snapshot thread takes its first snapshot (none were taken)
 	jobs rbdsnap clientname=admin pool=rbd rbdname=$IMG-1 invalidate=0 \
-		rw=randwrite bs=4k iodepth=4 number_ios=300 snap_every=100
+		rw=randwrite bs=4k iodepth=4 number_ios=600 rate_iops=200 snap_every=200 snap_json=cs.snap.json
 	ENG="$ENG rbdsnap"
 fi
 (cd "$S1" && "$FIO" --server=ip:127.0.0.1,$P1 --daemonize="$TMP/srv1.pid") || fail "fio --server :$P1"
@@ -54,20 +57,32 @@ for e in $ENG; do
 	s=$SECONDS
 	"$FIO" --client=127.0.0.1,$P1 --client=127.0.0.1,$P2 --output-format=json \
 		--output="$TMP/$e.json" "$TMP/$e.fio" >"$TMP/$e.out" 2>&1 || { cat "$TMP/$e.out" "$TMP/$e.json"; fail "$e: fio --client failed"; }
-	n=$(python3 - "$TMP/$e.json" <<'PY'
+	# per server: one job, no error, exactly the I/O the job file asks for
+	python3 - "$TMP/$e.json" ${WANT[$e]} >"$TMP/$e.res" <<'PY' || { cat "$TMP/$e.res" "$TMP/$e.out"; fail "$e: results"; }
 import json, sys
 d = json.load(open(sys.argv[1]))
+want = (int(sys.argv[2]), int(sys.argv[3]))
 jobs = [j for j in d.get("client_stats", []) if j.get("jobname", "").endswith("-cs")]
-bad = [j for j in jobs if j["error"]]
-ios = [j["write"]["total_ios"] + j["read"]["total_ios"] for j in jobs]
-print(len(jobs) if not bad and all(ios) else -1, ios)
+got = sorted((j["hostname"] if "hostname" in j else "", j["error"], j["write"]["total_ios"], j["read"]["total_ios"]) for j in jobs)
+print("per server (error, writes, reads):", [g[1:] for g in got])
+sys.exit(not (len(jobs) == 2 and all(g[1:] == (0,) + want for g in got)))
 PY
-)
-	[ "${n%% *}" = 2 ] || { cat "$TMP/$e.out"; fail "$e: want 2 clean jobs with I/O, got $n"; }
-	if [ $e = rbdsnap ]; then
+	case $e in
+	redolog)	# each server wrote its own WAL in its own directory: every commit intact
+		for d in "$S1" "$S2"; do
+			"$B/logverify" --dir="$d" "$d/cs.lsn" >"$TMP/lv.out" 2>&1 || { cat "$TMP/lv.out"; fail "redolog: logverify in $d"; }
+			# 512 commits of 4 KiB acknowledged: the log ends at LSN 2 MiB (older segments recycled)
+			grep -q "^logverify: ok: .* LSN [0-9]*\.\.2097152," "$TMP/lv.out" ||
+				{ cat "$TMP/lv.out"; fail "redolog: the log in $d does not hold every commit up to LSN 2 MiB"; }
+		done ;;
+	rbdsnap)	# each server made snapshots (snap_every=200: up to 3, each ~1-3 s here) and removed them all
 		rbd snap ls "rbd/$IMG-1" | grep -q ' dbfio-' && fail "rbdsnap left snapshots on $IMG-1"
-	fi
-	ok "$e: ran on both servers (I/Os ${n#* }) in $((SECONDS - s)) s"
+		for d in "$S1" "$S2"; do
+			[ "$(json "$d/cs.snap.json" "(lambda c, r: c if c == r and c >= 1 else -1)(*[sum(1 for e in d['events'] if e['op'] == o and e['ret'] == 0) for o in ('create', 'remove')])")" -ge 1 ] ||
+				{ json "$d/cs.snap.json" "d['events']"; fail "rbdsnap: $d/cs.snap.json: no snapshot created, or not as many removed"; }
+		done ;;
+	esac
+	ok "$e: on both servers, $(cat "$TMP/$e.res") in $((SECONDS - s)) s"
 done
 ls "$S1" "$S2" | grep -q "^storeio-cs" && fail "storeio left its files: $(ls "$S1")"
 ls "$S1" "$S2" | grep -q "^dbfio_ms_" && fail "metastorm left its files: $(ls "$S1")"
