@@ -58,9 +58,9 @@ daemon_stop() {
 # daemon_start TYPE ID: start it as tools/cluster does
 daemon_start() {
 	local i
-	for i in 1 2 3 4 5; do
+	for i in $(seq 15); do
 		"ceph-$1" -c "$CEPH_CONF" -i "$2" </dev/null >>"$CDIR/log/$1.$2.out" 2>&1 9>&- && return 0
-		sleep 2	# the old instance may still be releasing its sockets
+		sleep 2	# the old instance may still be releasing its sockets and pid file lock
 	done
 	tail -n 5 "$CDIR/log/$1.$2.out" "$CDIR/log/$1.$2.log" 2>/dev/null
 	fail "ceph-$1 -i $2 failed to start"
@@ -120,27 +120,30 @@ loopfs_cleanup() {
 	LFS=
 }
 
-# per_second FILE [DDIR]: the per-second I/O rates of a fio iops log written with
-# log_avg_msec=1000 (write_iops_log=), one a line; DDIR 0 read, 1 write (default)
-per_second() { awk -F', *' -v d="${2:-1}" '$3 == d { print $2 }' "$1"; }
+# iops_log FILE [DDIR]: "t_ms rate" lines of a fio iops log (write_iops_log=,
+# log_avg_msec=1000) for DDIR 0 read, 1 write (default). fio writes no entry
+# for an interval without a completion: a gap in t_ms is a stall.
+iops_log() { awk -F', *' -v d="${2:-1}" '$3 == d { print $1, $2 }' "$1"; }
 
-# resumed NAME < RATES: per-second I/O rates (one a line) must show the outage
-# (>= 3 s without a completed I/O) and then I/O again for >= 2 s: work done
-# after the restart, not just a run that ended in time
+# now_ms: wall clock in ms (to place a restart on a fio log's time axis)
+now_ms() { echo $((${EPOCHREALTIME/[.,]/} / 1000)); }
+
+# resumed NAME FILE SINCE_MS: "t_ms rate" lines (t_ms from the job's start);
+# I/O must have completed from SINCE_MS on (the restart, on the same axis):
+# work done after the restart, not just a run that ended in time
 resumed() {
-	python3 -c '
+	python3 - "$2" "$3" >"$TMP/$1.resumed" <<'PY' || { cat "$TMP/$1.resumed"; fail "$1: no work done after the restart"; }
 import sys
-v = [float(x) for x in sys.stdin.read().split()]
-out, i = None, 0
-while i < len(v):
-    j = i
-    while j < len(v) and v[j] == 0: j += 1
-    if j - i >= 3: out = (i, j)
-    i = max(j, i + 1)
-if not out:
-    print("no outage (>= 3 s without I/O) in the per-second rates:", v); sys.exit(1)
-after = [x for x in v[out[1]:] if x > 0]
-print(f"no I/O completed in seconds {out[0]}..{out[1] - 1}, then {len(after)} s with I/O, {sum(after):.0f} I/Os")
-sys.exit(len(after) < 2)' >"$TMP/$1.resumed" || { cat "$TMP/$1.resumed"; fail "$1: no work done after the restart"; }
-	ok "$1: $(cat "$TMP/$1.resumed")"
+pts = [tuple(map(float, l.split())) for l in open(sys.argv[1]) if l.strip()]
+since = float(sys.argv[2])
+ios = [t for t, v in pts if v > 0]
+gap = max([(b - a, a) for a, b in zip(ios, ios[1:])] or [(0, 0)])
+after = [t for t in ios if t >= since]
+print(f"I/O completed in {len(after)} seconds after the restart (at {since / 1000:.0f} s); "
+      f"longest stall {gap[0] / 1000:.1f} s from {gap[1] / 1000:.0f} s")
+if not after:
+    print("rates:", pts)
+sys.exit(not after)
+PY
+	ok "$1: $(head -1 "$TMP/$1.resumed")"
 }

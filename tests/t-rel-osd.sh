@@ -7,7 +7,8 @@ need_own_cluster
 have_backend RBD || skip "rbd backend not built"
 wait_healthy 120
 IMG=storeio-test-rel-osd SIMG=rbdsnap-test-rel-osd
-RUNTIME=20 GRACE=45	# grace: the rbd store's rados_osd_op_timeout (30 s) + 15 s
+RUNTIME=35 GRACE=45	# grace: the rbd store's rados_osd_op_timeout (30 s) + 15 s
+# (runtime: rbdsnap must still be writing once the OSD is back)
 at_exit '[ -z "$(daemon_pid osd 0)" ] && daemon_start osd 0'
 rbd_cleanup "$IMG" "$SIMG"
 rbd rm -p rbd "$SIMG" >/dev/null 2>&1
@@ -15,7 +16,7 @@ rbd create -p rbd --size 128M "$SIMG" || fail "rbd create $SIMG"
 rbd snap create "rbd/$SIMG@dbfio-foreign" >/dev/null 2>&1 || fail "rbd snap create"
 rbd snap create "rbd/$SIMG@foreign" >/dev/null 2>&1 || fail "rbd snap create"
 
-s0=$SECONDS
+s0=$SECONDS t0=$(now_ms)
 # storeio: 4096 writes paced over ~20 s (across the outage), then every block
 # verified (crc32c); its per-second log shows work after the restart
 "$FIO" --name=st --ioengine="external:$B/storeio.so" --store=rbd --rbdname=$IMG --rbd_size=128m \
@@ -33,6 +34,7 @@ daemon_stop osd 0 TERM
 down=$SECONDS
 ok "osd.0 stopped at $((down - s0)) s"
 sleep 8
+up=$(($(now_ms) - t0))
 daemon_start osd 0
 ok "osd.0 restarted after $((SECONDS - down)) s down"
 fio_wait $st st "" "$TMP/st.err"; echo "storeio exit $?" >>"$TMP/rc"
@@ -52,11 +54,14 @@ for j in st rs; do
 done
 # the work: storeio wrote all 4096 blocks and read every one back verified;
 # both completed I/O after the OSD came back
+grep -q "^verify: " "$TMP/st.err" && fail "storeio: blocks acknowledged as written read back wrong after the outage: $(grep -c '^verify: ' "$TMP/st.err") verify errors, e.g. $(grep -m1 '^verify: ' "$TMP/st.err")"
 [ "$(json "$TMP/st.json" "(d['jobs'][0]['error'], d['jobs'][0]['write']['total_ios'], d['jobs'][0]['read']['total_ios'])")" = "(0, 4096, 4096)" ] ||
 	fail "storeio: not 4096 writes and 4096 verified reads without error across the outage"
 ok "storeio: 4096 blocks written across the outage, all verified (crc32c)"
-per_second "$TMP/st_iops.1.log" | resumed storeio
-json "$TMP/rs.snap.json" "'\\n'.join(str(s['iops']) for s in d['timeline'])" | resumed rbdsnap
+iops_log "$TMP/st_iops.1.log" >"$TMP/st.rates"
+resumed storeio "$TMP/st.rates" "$up"
+json "$TMP/rs.snap.json" "'\\n'.join('%d %d' % (s['t'] * 1000, s['iops']) for s in d['timeline'])" >"$TMP/rs.rates"
+resumed rbdsnap "$TMP/rs.rates" "$up"
 wait_healthy 180
 ok "cluster back to HEALTH_OK / active+clean"
 own=$(rbd snap ls "rbd/$SIMG" | awk 'NR>1{print $2}' | grep -cE '^dbfio-[0-9a-f]{8}-[0-9]+$')
