@@ -2,6 +2,8 @@
 #
 #   make            build every engine as build/<engine>.so
 #   make check      all set-up (packages, configure, build, cluster) + tests
+#                   (T="t-a t-b": only those; SANITIZE=1: ASan+UBSan engines in build/asan)
+#   make mutants    mutation check: every mutant of tests/mutants.txt killed
 #   make demo       all set-up + short versions of the four seed experiments
 #   make results    all set-up + their full versions -> results/
 #   make bench      side-by-side benchmarks -> results/bench.md
@@ -90,7 +92,7 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/*.c))
 # keep the objects make would treat as intermediate
 .SECONDARY:
 
-.PHONY: all check demo results bench fidelity install clean distclean deps configure setup
+.PHONY: all check mutants demo results bench fidelity install clean distclean deps configure setup
 
 all: $(ENGINE_SO) $(TOOLS) $(UNIT_TESTS)
 
@@ -132,7 +134,11 @@ setup: configure
 	@$(MAKE) --no-print-directory all
 
 check: setup
-	@DBFIO_BUILD=$(abspath $(B)) SANITIZE=$(SANITIZE) tests/run
+	@DBFIO_BUILD=$(abspath $(B)) SANITIZE=$(SANITIZE) tests/run $(T)
+
+# each mutation of tests/mutants.txt built in a scratch copy, its killing tests run
+mutants: setup
+	@tools/mutants
 
 demo: setup
 	@tools/demo

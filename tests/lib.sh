@@ -133,6 +133,9 @@ if [ "${SANITIZE:-0}" = 1 ]; then
 	FIO=$TMP/fio-asan
 	export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1:allocator_may_return_null=1:detect_odr_violation=0}
 	export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:abort_on_error=1:print_stacktrace=1}
+	# the engines under test must be the sanitized ones (make check SANITIZE=1 -> build/asan)
+	[ ! -f "$B/storeio.so" ] || nm -D "$B/storeio.so" | grep -q __asan_ ||
+		fail "SANITIZE=1 but $B/storeio.so is not instrumented (DBFIO_BUILD=$B)"
 fi
 
 # Start (or join) the project's cluster and export CEPH_CONF. In CI a

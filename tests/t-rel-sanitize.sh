@@ -19,7 +19,7 @@ export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 # asan NAME ENGINE ARGS...: the installed fio with the ASan runtime first (fio is not instrumented)
 asan() {
 	local name=$1 e=$2; shift 2
-	LD_PRELOAD=$ASAN "$FIO" --name="$name" --ioengine="external:$AB/$e.so" \
+	LD_PRELOAD=$ASAN "$FIO_BIN" --name="$name" --ioengine="external:$AB/$e.so" \
 		--output-format=json --output="$TMP/$name.json" "$@" >"$TMP/$name.out" 2>&1
 	local rc=$?
 	if grep -q "ERROR: AddressSanitizer\|runtime error:\|ERROR: LeakSanitizer" "$TMP/$name.out"; then

@@ -4,6 +4,8 @@
 . "$(dirname "$0")/lib.sh"
 . "$REPO/tests/lib-fault.sh"
 command -v valgrind >/dev/null || skip "valgrind is not installed (apt-get install valgrind)"
+# valgrind cannot run ASan code, and must instrument fio itself, never a wrapper
+[ "${SANITIZE:-0}" = 1 ] && skip "SANITIZE=1: ASan engines cannot run under valgrind (make check runs this on the plain build)"
 # fio's own (uninstrumented) noise: leaks at exit are not checked; librados/librbd's
 # known noise goes to the suppression file below.
 cat >"$TMP/dbfio.supp" <<'EOF'
@@ -24,9 +26,10 @@ EOF
 vg() {
 	local name=$1 e=$2 s=$SECONDS; shift 2
 	valgrind -q --error-exitcode=99 --leak-check=no --suppressions="$TMP/dbfio.supp" \
-		--log-file="$TMP/$name.vg" "$FIO" --name="$name" --ioengine="external:$B/$e.so" \
+		--log-file="$TMP/$name.vg" "$FIO_BIN" --name="$name" --ioengine="external:$B/$e.so" \
 		--output-format=json --output="$TMP/$name.json" "$@" >"$TMP/$name.out" 2>&1
 	local rc=$?
+	crash_check "$name" $rc "$TMP/$name.out"
 	[ $rc = 99 ] || [ -s "$TMP/$name.vg" ] && { head -60 "$TMP/$name.vg"; fail "$name: valgrind reported errors (exit $rc)"; }
 	[ $rc = 0 ] || { tail -20 "$TMP/$name.out"; fail "$name: fio exit $rc under valgrind"; }
 	ok "$name: memcheck clean ($((SECONDS - s)) s)"
