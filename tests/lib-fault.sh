@@ -93,11 +93,10 @@ wait_healthy() {
 	fail "cluster not healthy after ${1:-120} s: $s"
 }
 
-# loopfs MB: a fresh ext4 of MB MiB mounted at $TMP/lfs (root only; skip otherwise),
-# on the loop device $LFS_DEV. loopfs_ro: remount it read-only. Unmounted and
-# detached on exit. loopfs_flushes: flush requests the block layer completed on
-# that device so far (/sys/block/loopN/stat, field 16): what reached the "disk".
-LFS= LFS_DEV=
+# loopfs MB: a fresh ext4 of MB MiB mounted at $TMP/lfs (root only; skip otherwise).
+# loopfs_ro: remount it read-only. Unmounted and detached on exit. (A loop
+# device's flush counter: tests/loopfs.sh.)
+LFS=
 loopfs() {
 	[ "$(id -u)" = 0 ] || skip "needs root for a loop-mounted file system"
 	LFS=$TMP/lfs
@@ -107,12 +106,6 @@ loopfs() {
 		skip "mkfs.ext4 failed"
 	mount -o loop "$TMP/lfs.img" "$LFS" 2>"$TMP/lfs.mount" || skip "cannot loop-mount: $(cat "$TMP/lfs.mount")"
 	at_exit loopfs_cleanup
-	LFS_DEV=$(findmnt -no SOURCE "$LFS")
-	[ -r "/sys/block/${LFS_DEV#/dev/}/stat" ] || fail "no /sys/block/${LFS_DEV#/dev/}/stat for $LFS"
-}
-loopfs_flushes() {
-	awk 'NF >= 16 { print $16; exit } { exit 1 }' "/sys/block/${LFS_DEV#/dev/}/stat" ||
-		skip "this kernel's block stat has no flush counter"
 }
 loopfs_ro() { mount -o remount,ro "$LFS" || fail "remount ro"; }
 loopfs_cleanup() {

@@ -5,8 +5,8 @@
 #   loopfs_up SIZE_MB   loop device over $TMP/loop.img, ext4, mounted at $LFS
 #                       (sets LOOPDEV, LFS; skips without root or loop devices)
 #   loop_flushes        flush requests the device completed so far
-#   loopfs_down         unmount and detach (the EXIT trap does it); $TMP is
-#                       removed only when the unmount worked
+#   loopfs_down         unmount and detach (at exit: lib.sh's at_exit); lib.sh
+#                       removes $TMP only when nothing is mounted under it
 LOOPDEV=
 LFS=
 loopfs_up() {
@@ -14,7 +14,7 @@ loopfs_up() {
 	command -v mkfs.ext4 >/dev/null || skip "no mkfs.ext4"
 	truncate -s "${1}M" "$TMP/loop.img" || fail "cannot create $TMP/loop.img"
 	LOOPDEV=$(losetup -f --show "$TMP/loop.img") || skip "no free loop device"
-	trap loopfs_down EXIT
+	at_exit loopfs_down
 	mkfs.ext4 -q -F "$LOOPDEV" >"$TMP/mkfs.log" 2>&1 || { cat "$TMP/mkfs.log"; fail "mkfs.ext4 $LOOPDEV failed"; }
 	LFS=$TMP/lfs
 	mkdir -p "$LFS"
@@ -24,12 +24,9 @@ loopfs_up() {
 }
 loop_flushes() { awk '{ print $16 }' "/sys/block/${LOOPDEV#/dev/}/stat"; }
 loopfs_down() {
-	local kept=0
 	if [ -n "$LFS" ] && mountpoint -q "$LFS"; then
-		umount "$LFS" || umount -l "$LFS" || kept=1
+		umount "$LFS" || umount -l "$LFS"
 	fi
 	[ -n "$LOOPDEV" ] && losetup -d "$LOOPDEV"
 	LOOPDEV=
-	if [ $kept = 1 ]; then echo "$LFS did not unmount: $TMP kept"; return; fi
-	rm -rf "$TMP"
 }

@@ -19,14 +19,13 @@ I=$TR/instances/dbfio-order-$$
 cleanup() {
 	[ -d "$I" ] && { echo 0 >"$I/tracing_on"; rmdir "$I"; }
 	# never rm -rf through a mount that did not go away
-	if [ -n "$MNT" ] && ! umount "$MNT"; then echo "tracefs still mounted at $MNT: $TMP kept"; return; fi
-	loopfs_down
+	[ -z "$MNT" ] || umount "$MNT"
 }
 # O_DIRECT writes through a loop device complete asynchronously (loop's
 # worker), so a write the engine does not order before its fdatasync is
 # still in flight when that fdatasync is submitted
 loopfs_up 128
-trap cleanup EXIT
+at_exit cleanup
 mkdir "$I" || fail "cannot create trace instance $I"
 echo 16384 >"$I/buffer_size_kb"
 echo 1 >"$I/options/record-tgid"
