@@ -174,10 +174,11 @@ json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)"
 # A crash is a crash. The shell, not fio, prints "Segmentation fault" (to the
 # test's own stderr, not fio's), so greps of fio's output never see it: the
 # exit status does. crash_check NAME RC [OUTPUT...]: fail when fio died of a
-# signal (RC >= 128) or a sanitizer reported, naming the signal.
+# signal (RC 128+N) or a sanitizer reported, naming the signal. (128 itself is
+# fio's own exit value after SIGINT/SIGTERM ended its jobs: not a crash.)
 crash_check() {
 	local name=$1 rc=$2; shift 2
-	if [ "$rc" -ge 128 ] && [ "$rc" -lt 256 ]; then
+	if [ "$rc" -gt 128 ] && [ "$rc" -lt 256 ]; then
 		[ $# -gt 0 ] && tail -n 30 "$@" 2>/dev/null
 		fail "$name: fio crashed: killed by SIG$(kill -l $((rc - 128)) 2>/dev/null || echo $((rc - 128))) (exit $rc)"
 	fi

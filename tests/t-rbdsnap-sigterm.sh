@@ -22,7 +22,7 @@ for sig in TERM INT; do
 	n=$(own)
 	[ "$n" -ge 2 ] || { kill -KILL $pid; fail "SIG$sig: no snapshots appeared"; }
 	kill -$sig $pid
-	wait $pid
+	fio_wait $pid "SIG$sig" $sig "$TMP/$sig.err"	# any other signal is a crash
 	rc=$?
 	cat "$TMP/$sig.err"
 	left=$(own)

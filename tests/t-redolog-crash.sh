@@ -25,7 +25,8 @@ crash() {	# crash NAME EXTRA...: run, SIGKILL once commits were acknowledged, lo
 		kill -0 $pid 2>/dev/null || { cat "$TMP/$name.out"; fail "$name: fio exited early"; }
 		sleep 0.1
 	done
-	kill -KILL $pid; wait $pid 2>/dev/null
+	kill -KILL $pid
+	fio_wait $pid "$name" KILL "$TMP/$name.out"
 	[ "${ack:-0}" -gt 0 ] || fail "$name: nothing acknowledged before the kill"
 	timeout 120 "$B/logverify" --store=rbd --rbdname=$IMG "$TMP/$name.lsn" >"$TMP/$name.lv" 2>&1
 	echo $? >"$TMP/$name.rc"

@@ -43,7 +43,7 @@ echo 1 >"$I/tracing_on"
 	--flavor=mariadb --innodb_log_file_size=256k --bs=4k --size=8m --iodepth=8 \
 	--lsn_file="$TMP/o.lsn" --output-format=json --output="$TMP/o.json" 2>"$TMP/o.err" &
 pid=$!
-wait $pid || { cat "$TMP/o.err"; fail "ordering run: fio failed"; }
+fio_wait $pid ordering "" "$TMP/o.err" || { cat "$TMP/o.err"; fail "ordering run: fio failed"; }
 echo 0 >"$I/tracing_on"
 cp "$I/trace" "$TMP/o.trace"
 wraps=$(grep -o "wraps=[0-9]*" "$TMP/o.err" | cut -d= -f2)

@@ -23,7 +23,8 @@ killrun() {
 	local pid=$!
 	sleep "$t"
 	kill -0 $pid 2>/dev/null || { cat "$TMP/$name.out"; fail "$name: fio ended before the kill"; }
-	kill -KILL $pid; wait $pid 2>/dev/null
+	kill -KILL $pid
+	fio_wait $pid "$name" KILL "$TMP/$name.out"
 	KILLS=$((KILLS + 1))
 }
 good() {	# good NAME ARGS...: must succeed

@@ -23,7 +23,8 @@ RS=(--ioengine="external:$B/rbdsnap.so" --clientname=admin --pool=rbd --rbdname=
 pid=$!
 for _ in $(seq 60); do [ "$(own)" -ge 2 ] && break; sleep 0.5; done
 n=$(own)
-kill -KILL $pid; wait $pid 2>/dev/null
+kill -KILL $pid
+fio_wait $pid k KILL "$TMP/k.out"
 [ "$n" -ge 2 ] || fail "no snapshots before the kill"
 n=$(own)
 ok "rbdsnap SIGKILLed with $n live snapshots"
@@ -42,7 +43,8 @@ ST=(--ioengine="external:$B/storeio.so" --store=rbd --rbdname=$IMG --rbd_size=12
 "$FIO" --name=st "${ST[@]}" --rw=randwrite --size=32m --time_based --runtime=60 >"$TMP/st.out" 2>&1 &
 pid=$!
 sleep 4
-kill -KILL $pid; wait $pid 2>/dev/null
+kill -KILL $pid
+fio_wait $pid st KILL "$TMP/st.out"
 s=$SECONDS
 run_fio st2 --name=st "${ST[@]}" --rw=randwrite --size=16m --verify=crc32c ||
 	{ cat "$TMP/st2.err"; fail "storeio store=rbd after SIGKILL"; }
@@ -53,7 +55,9 @@ if have_backend LIBCEPHFS; then
 	"$FIO" --name=fs "${FS[@]}" --rw=randwrite --size=16m --time_based --runtime=60 >"$TMP/fs.out" 2>&1 &
 	pid=$!
 	sleep 4
-	kill -KILL $pid; wait $pid 2>/dev/null
+	kill -KILL $pid
+	fio_wait $pid fs KILL "$TMP/fs.out"
+	cephfs_evict $pid	# its caps would hold the next run for the session timeout
 	s=$SECONDS
 	run_fio fs2 --name=fs "${FS[@]}" --rw=randwrite --size=16m --verify=crc32c --unlink=1 ||
 		{ cat "$TMP/fs2.err"; fail "storeio store=cephfs after SIGKILL"; }
