@@ -13,7 +13,7 @@ done
 export DBFIO_CLUSTER_DIR=$D DBFIO_CLUSTER_PORT=$P
 CL=$REPO/tools/cluster
 BLKIO=/sys/fs/cgroup/blkio
-trap '"$CL" down >/dev/null 2>&1; rm -rf "$TMP"' EXIT
+at_exit '"$CL" down' 
 "$CL" down >/dev/null 2>&1
 
 # what an independent look at the machine finds of this cluster

@@ -5,7 +5,7 @@
 need_cluster
 have_backend RBD || skip "rbd backend not built"
 SMALL=dbfio-test-pgsmall-$$ BIG=dbfio-test-pgbig-$$
-trap 'for i in $(seq 1 10); do rbd rm -p rbd $SMALL >/dev/null 2>&1; rbd rm -p rbd $BIG >/dev/null 2>&1 && break; sleep 3; done; rm -rf "$TMP"' EXIT
+rbd_cleanup $SMALL $BIG	# a watch still held: rbd_rm blocklists it
 # the images exist before the runs (the rbd CLI made them): their size is what counts
 rbd create -p rbd --size 64M $SMALL || fail "rbd create $SMALL"
 rbd create -p rbd --size 512M $BIG || fail "rbd create $BIG"

@@ -7,7 +7,7 @@ have_backend RBD || skip "configure found no librbd"
 IMG=rbdsnap-test-phases
 rbd rm -p rbd "$IMG" >/dev/null 2>&1
 rbd create -p rbd --size 256M "$IMG" || fail "rbd create $IMG"
-trap 'rbd snap purge -p rbd "$IMG" >/dev/null 2>&1; rbd rm -p rbd "$IMG" >/dev/null 2>&1; rm -rf "$TMP"' EXIT
+rbd_cleanup "$IMG"
 # cache off: the writes in flight wait for the create (~0.6 s here)
 printf '%s\n[client]\nrbd_cache = false\n' "$(cat "$CEPH_CONF")" >"$TMP/ceph.conf"
 # runtime 6 is shorter than the schedule (3 + create + 2 + remove + 2): snap_after must extend it
