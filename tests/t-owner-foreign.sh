@@ -50,7 +50,8 @@ killrun() {	# killrun NAME FILE ARGS...: kill once FILE exists, rerun (short) in
 	pid=$!
 	for i in $(seq 1 100); do [ -s "$TMP/$name/$file" ] && break; sleep 0.1; done
 	sleep 1	# past the first recycles and checkpoints
-	kill -KILL $pid; wait $pid 2>/dev/null
+	kill -KILL $pid
+	fio_wait $pid "$name" KILL "$TMP/$name.out"
 	[ -s "$TMP/$name/$file" ] || fail "$name: $file never appeared"
 	run_fio $name-2 --name=$name-2 --directory="$TMP/$name" "$@" --runtime=1 --time_based || { cat "$TMP/$name-2.err"; fail "$name: rerun after SIGKILL refused"; }
 	ok "$name: rerun after SIGKILL works"

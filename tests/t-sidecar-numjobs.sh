@@ -17,7 +17,8 @@ for i in $(seq 1 300); do
 	kill -0 $pid 2>/dev/null || { cat "$TMP/nj.out"; fail "fio exited early"; }
 	sleep 0.1
 done
-kill -KILL $pid; wait $pid 2>/dev/null
+kill -KILL $pid
+fio_wait $pid nj KILL "$TMP/nj.out"
 ls -l "$TMP" | grep -E 'lsn|trace' >"$TMP/ls"
 cat "$TMP/ls"
 [ ! -e "$TMP/lsn" ] || fail "a job wrote the unsuffixed sidecar $TMP/lsn (clones share it)"

@@ -5,22 +5,8 @@
 need_cluster
 E=$B/txn.so
 ROOT=/txn-test-$$
-cleanup() {	# the cephfs directory the test made
-	/usr/bin/python3 - "$ROOT" >/dev/null 2>&1 <<'PY'
-import cephfs, os, sys
-fs = cephfs.LibCephFS(conffile=os.environ['CEPH_CONF']); fs.mount()
-d = fs.opendir(sys.argv[1]); names = []
-while True:
-    e = fs.readdir(d)
-    if not e: break
-    if e.d_name not in (b'.', b'..'): names.append(e.d_name.decode())
-fs.closedir(d)
-for n in names: fs.unlink(sys.argv[1] + '/' + n)
-fs.rmdir(sys.argv[1]); fs.shutdown()
-PY
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
+cephfs_cleanup "$ROOT"	# the cephfs directory the test makes (removed through libcephfs)
+rbd_cleanup "txn-test-$$"
 check() {	# check BACKEND NAME ARGS...
 	local be=$1 n=$2; shift 2
 	run_fio "$n" --name="$n" --ioengine="external:$E" --store=$be --rw=write --numjobs=2 \
