@@ -10,9 +10,12 @@ rbd create -p rbd --size 256M "$IMG" || fail "rbd create $IMG"
 rbd_cleanup "$IMG"
 # cache off: the writes in flight wait for the create (~0.6 s here)
 printf '%s\n[client]\nrbd_cache = false\n' "$(cat "$CEPH_CONF")" >"$TMP/ceph.conf"
-# runtime 6 is shorter than the schedule (3 + create + 2 + remove + 2): snap_after must extend it
+# runtime 6 is shorter than the schedule (3 + create + 2 + remove + 2): snap_after must extend it.
+# rate_iops paces the issues (one every 2.5 ms) so that writes are issued while the create runs
+# even when it is quick: unpaced, all 32 slots are in flight and stuck at its start, and fio's
+# log shows every write issued before or at its edge (nothing to attribute).
 CEPH_CONF=$TMP/ceph.conf run_fio ph --name=ph --ioengine="external:$B/rbdsnap.so" --clientname=admin \
-	--pool=rbd --rbdname="$IMG" --invalidate=0 --rw=randwrite --bs=4k --iodepth=16 --time_based \
+	--pool=rbd --rbdname="$IMG" --invalidate=0 --rw=randwrite --bs=4k --iodepth=32 --rate_iops=400 --time_based \
 	--runtime=6 --snap_start_delay=3 --snap_count=1 --snap_hold=2 --snap_after=2 --slow_threshold=150ms \
 	--write_lat_log="$TMP/io" --log_avg_msec=0 --snap_json="$TMP/ph.snap.json"
 rc=$?
