@@ -78,6 +78,8 @@ struct rbds_image {
 	rados_ioctx_t io;
 	rbd_image_t img;
 	uint64_t img_size;
+	int locked;		/* our advisory lock, cookie below, is on the image */
+	char cookie[256];
 	pthread_mutex_t lock;	/* the table */
 	char *tab;		/* RBD_TAB_BYTES, as on disk */
 	struct rbds_hdr *hdr;
@@ -111,6 +113,13 @@ struct store_file {
 int rbds_image_attach(const struct store_config *cfg, struct rbds_image **imp,
 		      char *err, size_t errlen);
 void rbds_image_detach(struct rbds_image *im);
+
+/*
+ * Why an open with O_CREAT found no room: a one-line account of the image's
+ * table for the store's error message. Called with im->lock held.
+ */
+void rbds_tab_full_msg(struct rbds_image *im, const char *name, uint64_t hint,
+		       char *buf, size_t len);
 
 /* The table name of a path: relative, without leading slashes. */
 int rbds_ent_name(const char *path, const char **name);
