@@ -34,7 +34,7 @@ R=(--ioengine="external:$B/redolog.so" --store=posix --directory="$TMP/d" --flav
 	--innodb_log_file_size=2m --bs=4k --iodepth=4 --rw=write --size=1g --time_based)
 "$FIO" --name=p1 "${R[@]}" --runtime=4 --lsn_file="$TMP/p1.lsn" >"$TMP/p1.out" 2>&1 &
 p1=$!
-wait_for test -s "$TMP/d/.dbfio-lock"
+wait_for test -s "$TMP/p1.lsn"	# commits acknowledged: the run is under way
 second p2 $p1 "$TMP/d" "${R[@]}" --runtime=2 --lsn_file="$TMP/p2.lsn"
 wait $p1 || { cat "$TMP/p1.out"; fail "the first posix run failed"; }
 "$B/logverify" --store=posix --dir="$TMP/d" "$TMP/p1.lsn" >"$TMP/p1.lv" 2>&1 || { cat "$TMP/p1.lv"; fail "the first run's log does not verify"; }
@@ -62,10 +62,12 @@ if have_backend RBD; then
 	S=(--ioengine="external:$B/storeio.so" --store=rbd --rbdname=$IMG --rbd_size=128m --bs=4k
 		--iodepth=4 --size=16m --filename=data)
 	locked() { rbd lock ls "rbd/$IMG" 2>/dev/null | grep -q dbfio; }
+	started() { rbd info "rbd/$IMG" >/dev/null 2>&1; }
 	"$FIO" --name=r1 "${S[@]}" --rw=randwrite --verify=crc32c --rate_iops=1500 \
 		--output-format=json --output="$TMP/r1.json" 2>"$TMP/r1.err" &
 	r1=$!
-	wait_for locked
+	wait_for started
+	sleep 1		# the image is open and being written
 	second r2 $r1 "rbd/$IMG" "${S[@]}" --rw=randwrite --runtime=1
 	grep -q "in use by client\.[0-9]* at " "$TMP/r2.out" || fail "rbd: the refusal does not name the client"
 	wait $r1 || { cat "$TMP/r1.err"; fail "the first rbd run failed"; }
