@@ -78,7 +78,7 @@ struct rbds_image {
 	rados_ioctx_t io;
 	rbd_image_t img;
 	uint64_t img_size;
-	int locked;		/* our advisory lock, cookie below, is on the image */
+	int locked;		/* 1: our advisory lock (cookie below), 2: librbd's exclusive lock */
 	char cookie[256];
 	pthread_mutex_t lock;	/* the table */
 	char *tab;		/* RBD_TAB_BYTES, as on disk */

@@ -156,7 +156,8 @@ static int fio_storeio_open_file(struct thread_data *td, struct fio_file *f)
 		flags |= O_SYNC;
 	ret = store_open(sd->store, f->file_name, flags, 0644, f->real_file_size, &sf);
 	if (ret) {
-		log_err("storeio: open(%s) failed: %s\n", f->file_name, strerror(-ret));
+		log_err("storeio: open(%s) failed: %s\n", f->file_name,
+			store_strerror(sd->store, ret));
 		td_verror(td, -ret, "store_open");
 		return 1;
 	}
