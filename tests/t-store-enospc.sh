@@ -8,7 +8,7 @@ cleanup() {
 	mountpoint -q "$FULL" && umount "$FULL"
 	if [ -n "${CEPH_CONF:-}" ]; then
 		rbd rm -p rbd "$IMG" >/dev/null 2>&1
-		python3 - "$ROOT" >/dev/null 2>&1 <<'PY'
+		/usr/bin/python3 - "$ROOT" >/dev/null 2>&1 <<'PY'
 import cephfs, os, sys
 fs = cephfs.LibCephFS(conffile=os.environ['CEPH_CONF']); fs.mount()
 def rm(p):
@@ -78,7 +78,7 @@ fi
 
 # cephfs: a quota on the store's directory (libcephfs enforces it in the client)
 if have_backend LIBCEPHFS; then
-	python3 - "$ROOT" <<'PY' || fail "cephfs: cannot set the quota"
+	/usr/bin/python3 - "$ROOT" <<'PY' || fail "cephfs: cannot set the quota"
 import cephfs, os, sys
 fs = cephfs.LibCephFS(conffile=os.environ['CEPH_CONF']); fs.mount()
 fs.mkdir(sys.argv[1], 0o755)
