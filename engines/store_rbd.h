@@ -1,6 +1,7 @@
 /*
  * store_rbd.h - private to the rbd backend (store_rbd.c: the store_ops;
- * store_rbd_table.c: the shared connection, the image and its extent table).
+ * store_rbd_table.c: the shared connection, the image and its extent table;
+ * store_rbd_lock.c: the image's lock, one run per store).
  *
  * Layout of the image (little-endian, host order on the only hosts we run):
  *
@@ -120,6 +121,13 @@ void rbds_image_detach(struct rbds_image *im);
  */
 void rbds_tab_full_msg(struct rbds_image *im, const char *name, uint64_t hint,
 		       char *buf, size_t len);
+
+/*
+ * store_rbd_lock.c: the image's lock for this process (one run per store);
+ * on failure -errno and a one-line reason naming the holder in err.
+ */
+int rbds_image_lock(struct rbds_image *im, char *err, size_t errlen);
+void rbds_image_unlock(struct rbds_image *im);
 
 /* The table name of a path: relative, without leading slashes. */
 int rbds_ent_name(const char *path, const char **name);
