@@ -498,6 +498,19 @@ static void holder_field(const char *holder, const char *key, char *val, size_t 
 	}
 }
 
+int store_holder_is_self(const char *holder)
+{
+	char host[256] = "", me[256] = "", pid[32], start[32];
+
+	holder_field(holder, "host", host, sizeof(host));
+	holder_field(holder, "pid", pid, sizeof(pid));
+	holder_field(holder, "start", start, sizeof(start));
+	gethostname(me, sizeof(me) - 1);
+	return !strncmp(holder, "dbfio,", 6) && !strcmp(host, me) &&
+	       strtol(pid, NULL, 10) == (long)getpid() &&
+	       strtoull(start, NULL, 10) == proc_start(getpid());
+}
+
 int store_holder_gone(const char *holder)
 {
 	char host[256] = "", me[256] = "", pid[32], start[32];

@@ -277,6 +277,11 @@ void store_set_error(struct store *s, int err, const char *fmt, ...)
  * on host H since 2026-11-30 15:04:05 UTC".
  */
 void store_holder_self(char *buf, size_t len);
+/*
+ * 1 when the holder is this process: another engine of the same fio (each
+ * engine .so carries its own copy of the store layer, so its own registry).
+ */
+int store_holder_is_self(const char *holder);
 int store_holder_gone(const char *holder);
 void store_holder_describe(const char *holder, char *buf, size_t len);
 

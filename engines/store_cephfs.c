@@ -44,6 +44,7 @@ struct cephfs_data {
 	struct ceph_mount_info *cm;
 	int mounted;
 	int lockfd;			/* STORE_LOCK_NAME in the root, flocked; -1: none */
+	int borrowed;			/* another engine of this process holds the flock */
 	int refs;
 	char *key;			/* ceph.conf NUL client NUL root NUL */
 	size_t klen;
@@ -132,8 +133,10 @@ static void cephfs_release(struct cephfs_data *cd)
 {
 	if (cd->lockfd >= 0) {
 		/* removed while still held: the next run finds no stale file */
-		ceph_unlink(cd->cm, STORE_LOCK_NAME);
-		ceph_flock(cd->cm, cd->lockfd, LOCK_UN, cephfs_owner(cd));
+		if (!cd->borrowed) {
+			ceph_unlink(cd->cm, STORE_LOCK_NAME);
+			ceph_flock(cd->cm, cd->lockfd, LOCK_UN, cephfs_owner(cd));
+		}
 		ceph_close(cd->cm, cd->lockfd);
 		cd->lockfd = -1;
 	}
@@ -169,9 +172,15 @@ static void cephfs_exit(struct store *s)
 /* What the lock file says about its holder (empty when it says nothing). */
 static void cephfs_lock_holder(struct cephfs_data *cd, int fd, char *buf, size_t len)
 {
-	int n = ceph_read(cd->cm, fd, buf, len - 1, 0);
+	int i, n;
 
-	buf[n > 0 ? n : 0] = '\0';
+	for (i = 0; i < 20; i++) {
+		n = ceph_read(cd->cm, fd, buf, len - 1, 0);
+		buf[n > 0 ? n : 0] = '\0';
+		if (buf[0])
+			return;
+		usleep(50000);	/* the holder has not written its name yet */
+	}
 }
 
 /*
@@ -213,6 +222,11 @@ static int cephfs_lock_fd(struct cephfs_data *cd, int fd, const char *root,
 			break;
 		if (!tries) {
 			cephfs_lock_holder(cd, fd, holder, sizeof(holder));
+			if (store_holder_is_self(holder)) {
+				/* another engine (.so) of this fio: share its lock */
+				cd->borrowed = 1;
+				return 0;
+			}
 			if (!holder[0] || !store_holder_gone(holder) || cephfs_evict(cd, holder)) {
 				if (holder[0])
 					store_holder_describe(holder, desc, sizeof(desc));
@@ -265,6 +279,8 @@ static int cephfs_take_lock(struct cephfs_data *cd, const char *root, char *err,
 		ceph_close(cd->cm, fd);
 	}
 	cd->lockfd = fd;
+	if (cd->borrowed)
+		return 0;
 	store_holder_self(self, sizeof(self));
 	snprintf(self + strlen(self), sizeof(self) - strlen(self), ",client=client.%llu\n",
 		 (unsigned long long)ceph_get_instance_id(cd->cm));

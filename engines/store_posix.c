@@ -31,6 +31,7 @@ struct posix_lock {
 	int fd;
 	int rootfd;		/* to unlink the lock file at the end */
 	int refs;
+	int borrowed;		/* another engine of this process holds the lock */
 };
 
 static pthread_mutex_t posix_locks_mutex = PTHREAD_MUTEX_INITIALIZER;
@@ -53,14 +54,32 @@ static int lock_fd(int fd)
 	return errno == EWOULDBLOCK ? -EAGAIN : -errno;
 }
 
-/* The one-line refusal: who holds the directory. */
+/* What the lock file says about its holder; it may not have written it yet. */
+static void lock_holder(int fd, char *holder, size_t len)
+{
+	ssize_t n;
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		n = pread(fd, holder, len - 1, 0);
+		holder[n > 0 ? n : 0] = '\0';
+		if (holder[0])
+			return;
+		usleep(10000);
+	}
+}
+
+/*
+ * The directory is locked: by this process (another engine .so of the same
+ * fio: 1, share it) or by another one (-EBUSY and the one-line refusal).
+ */
 static int lock_busy(int fd, const char *who, const char *root, char *err, size_t errlen)
 {
 	char holder[256] = "", desc[320];
-	ssize_t n;
 
-	n = pread(fd, holder, sizeof(holder) - 1, 0);
-	holder[n > 0 ? n : 0] = '\0';
+	lock_holder(fd, holder, sizeof(holder));
+	if (store_holder_is_self(holder))
+		return 1;
 	if (holder[0])
 		store_holder_describe(holder, desc, sizeof(desc));
 	else
@@ -78,7 +97,7 @@ static struct posix_lock *lock_take(int rootfd, const struct stat *dst, const ch
 	struct posix_lock *pl;
 	char self[256];
 	struct stat a, b;
-	int fd, ret;
+	int fd, ret, borrowed = 0;
 
 	for (;;) {
 		fd = openat(rootfd, STORE_LOCK_NAME, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
@@ -91,6 +110,8 @@ static struct posix_lock *lock_take(int rootfd, const struct stat *dst, const ch
 		ret = lock_fd(fd);
 		if (ret == -EAGAIN) {
 			ret = lock_busy(fd, who, root, err, errlen);
+			if (ret == 1)
+				goto borrow;
 			goto fail_fd;
 		}
 		if (ret) {
@@ -112,6 +133,9 @@ static struct posix_lock *lock_take(int rootfd, const struct stat *dst, const ch
 			 STORE_LOCK_NAME, strerror(-ret));
 		goto fail_unlink;
 	}
+	ret = 0;
+borrow:
+	borrowed = ret == 1;
 	pl = calloc(1, sizeof(*pl));
 	ret = -ENOMEM;
 	if (!pl || (pl->rootfd = dup(rootfd)) < 0) {
@@ -123,9 +147,11 @@ static struct posix_lock *lock_take(int rootfd, const struct stat *dst, const ch
 	pl->ino = dst->st_ino;
 	pl->fd = fd;
 	pl->refs = 1;
+	pl->borrowed = borrowed;
 	return pl;
 fail_unlink:
-	unlinkat(rootfd, STORE_LOCK_NAME, 0);
+	if (!borrowed)
+		unlinkat(rootfd, STORE_LOCK_NAME, 0);
 fail_fd:
 	close(fd);
 fail:
@@ -176,7 +202,8 @@ static void posix_lock_put(struct posix_lock *pl)
 			}
 		}
 		/* removed while still held: the next run finds no stale file */
-		unlinkat(pl->rootfd, STORE_LOCK_NAME, 0);
+		if (!pl->borrowed)
+			unlinkat(pl->rootfd, STORE_LOCK_NAME, 0);
 		close(pl->fd);
 		close(pl->rootfd);
 		free(pl);

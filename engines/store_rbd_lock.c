@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "store_rbd.h"
 
@@ -34,6 +35,19 @@ static int rbds_locker(struct rbds_image *im, char *client, char *cookie, char *
 	if (n < 0)
 		return n;
 	return n ? 0 : -ENOENT;
+}
+
+/*
+ * Another engine of this fio holds the image: each engine .so carries its
+ * own copy of the store layer, so the two would allocate from two copies
+ * of the table. Refuse.
+ */
+static int rbds_lock_self(struct rbds_image *im, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "rbd: image '%s/%s' is in use by another engine of this fio "
+		 "(pid %ld): engines cannot share an image's extent table, give each its "
+		 "own rbdname", im->pool, im->name, (long)getpid());
+	return -EBUSY;
 }
 
 /* "client.N" of the managed lock's first owner into buf (empty: none). */
@@ -77,7 +91,10 @@ static int rbds_image_lock_managed(struct rbds_image *im, char *err, size_t errl
 	}
 	rbds_owner(im, owner, sizeof(owner));
 	hlen = sizeof(holder);
-	if (!rbd_metadata_get(im->img, RBD_HOLDER_KEY, holder, &hlen)) {
+	if (!rbd_metadata_get(im->img, RBD_HOLDER_KEY, holder, &hlen) &&
+	    store_holder_is_self(holder))
+		return rbds_lock_self(im, err, errlen);
+	if (holder[0]) {
 		strcpy(desc, ", ");
 		store_holder_describe(holder, desc + 2, sizeof(desc) - 2);
 	}
@@ -119,6 +136,8 @@ int rbds_image_lock(struct rbds_image *im, char *err, size_t errlen)
 			continue;	/* released meanwhile */
 		if (ret)
 			break;
+		if (store_holder_is_self(cookie))
+			return rbds_lock_self(im, err, errlen);
 		if (!store_holder_gone(cookie)) {
 			store_holder_describe(cookie, desc, sizeof(desc));
 			snprintf(err, errlen, "rbd: image '%s/%s' is in use by %s at %s, %s "
