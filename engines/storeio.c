@@ -235,8 +235,11 @@ static enum fio_q_status fio_storeio_queue(struct thread_data *td, struct io_u *
 	if (sd->sync) {
 		r->result = storeio_sync(sd->store, r);
 		storeio_result(io_u, r);
-		if (io_u->error)
+		if (io_u->error) {
+			/* as fio's psync: the file, offset and cause, then the job's error */
+			io_u_log_error(td, io_u);
 			td_verror(td, io_u->error, store_op_name(r->op));
+		}
 		return FIO_Q_COMPLETED;
 	}
 	ret = store_submit(sd->store, r);
