@@ -8,6 +8,7 @@ cleanup() {
 		# a killed client's watch expires after ~30 s: retry the removal
 		for i in $(seq 20); do rbd rm -p rbd "$IMG" >/dev/null 2>&1 && break; sleep 3; done
 		for i in $(seq 20); do rbd rm -p rbd "$IMG-x" >/dev/null 2>&1 && break; sleep 3; done
+		rbd rm -p rbd "$IMG-2" >/dev/null 2>&1
 		/usr/bin/python3 - "$ROOT" >/dev/null 2>&1 <<'PY'
 import cephfs, os, sys
 fs = cephfs.LibCephFS(conffile=os.environ['CEPH_CONF']); fs.mount()
