@@ -134,6 +134,7 @@ EOF
 	"$FIO" "$TMP/two-$1.fio" >"$TMP/two-$1.out" 2>&1
 }
 if have_backend RBD; then
+	rbd create -p rbd --size 256M --image-feature layering "$IMG-2" || fail "rbd create $IMG-2"
 	two_engines rbd && { cat "$TMP/two-rbd.out"; fail "rbd: two engines of one fio shared an image"; }
 	grep -q "^redolog: rbd: image 'rbd/$IMG-2' is in use by another engine of this fio\|^pgpage: rbd: image 'rbd/$IMG-2' is in use by another engine of this fio" "$TMP/two-rbd.out" ||
 		{ cat "$TMP/two-rbd.out"; fail "rbd: two engines of one fio: no line saying why"; }
