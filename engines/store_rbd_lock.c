@@ -22,16 +22,24 @@
 
 #define RBD_HOLDER_KEY		"dbfio.holder"	/* image metadata: who holds its exclusive lock */
 
-/* The first locker of the image: 0, -ENOENT when none, another -errno. */
+/*
+ * The first locker of the image: 0, -ENOENT when none, another -errno. Read
+ * from the header object itself: rbd_list_lockers answers from what the
+ * image handle cached when it was opened, which misses a lock taken since.
+ */
 static int rbds_locker(struct rbds_image *im, char *client, char *cookie, char *addr)
 {
 	size_t tlen = 256, clen = 256, klen = 256, alen = 256;
-	char tag[256];
+	char tag[256], id[128], oid[160];
 	int excl;
 	ssize_t n;
 
-	n = rbd_list_lockers(im->img, &excl, tag, &tlen, client, &clen, cookie, &klen,
-			     addr, &alen);
+	n = rbd_get_id(im->img, id, sizeof(id));
+	if (n < 0)
+		return n;
+	snprintf(oid, sizeof(oid), "rbd_header.%s", id);
+	n = rados_list_lockers(im->io, oid, "rbd_lock", &excl, tag, &tlen, client, &clen,
+			       cookie, &klen, addr, &alen);
 	if (n < 0)
 		return n;
 	return n ? 0 : -ENOENT;

@@ -4,29 +4,8 @@
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || skip "needs root to mount a small tmpfs"
 FULL=$TMP/full IMG=store-test-enospc-$$ ROOT=/store-test-enospc-$$
-cleanup() {
-	mountpoint -q "$FULL" && umount "$FULL"
-	if [ -n "${CEPH_CONF:-}" ]; then
-		rbd rm -p rbd "$IMG" >/dev/null 2>&1
-		/usr/bin/python3 - "$ROOT" >/dev/null 2>&1 <<'PY'
-import cephfs, os, sys
-fs = cephfs.LibCephFS(conffile=os.environ['CEPH_CONF']); fs.mount()
-def rm(p):
-    d = fs.opendir(p); names = []
-    while True:
-        e = fs.readdir(d)
-        if not e: break
-        if e.d_name not in (b'.', b'..'): names.append((e.d_name.decode(), e.is_dir()))
-    fs.closedir(d)
-    for n, isdir in names:
-        rm(p + '/' + n) if isdir else fs.unlink(p + '/' + n)
-    fs.rmdir(p)
-rm(sys.argv[1]); fs.shutdown()
-PY
-	fi
-	mountpoint -q "$FULL" || rm -rf "$TMP"
-}
-trap cleanup EXIT
+rbd_cleanup "$IMG"
+cephfs_cleanup "$ROOT"
 mkdir -p "$FULL"
 mount -t tmpfs -o size=2M dbfio-test-full "$FULL" || fail "mount tmpfs size=2M"
 empty() { find "$FULL" -mindepth 1 -delete; }

@@ -3,31 +3,8 @@
 # Timeout: 300
 . "$(dirname "$0")/lib.sh"
 IMG=store-test-lock-$$ ROOT=/store-test-lock-$$
-cleanup() {
-	if [ -n "${CEPH_CONF:-}" ]; then
-		# a killed client's watch expires after ~30 s: retry the removal
-		for i in $(seq 20); do rbd rm -p rbd "$IMG" >/dev/null 2>&1 && break; sleep 3; done
-		for i in $(seq 20); do rbd rm -p rbd "$IMG-x" >/dev/null 2>&1 && break; sleep 3; done
-		rbd rm -p rbd "$IMG-2" >/dev/null 2>&1
-		/usr/bin/python3 - "$ROOT" >/dev/null 2>&1 <<'PY'
-import cephfs, os, sys
-fs = cephfs.LibCephFS(conffile=os.environ['CEPH_CONF']); fs.mount()
-def rm(p):
-    d = fs.opendir(p); names = []
-    while True:
-        e = fs.readdir(d)
-        if not e: break
-        if e.d_name not in (b'.', b'..'): names.append((e.d_name.decode(), e.is_dir()))
-    fs.closedir(d)
-    for n, isdir in names:
-        rm(p + '/' + n) if isdir else fs.unlink(p + '/' + n)
-    fs.rmdir(p)
-rm(sys.argv[1]); fs.shutdown()
-PY
-	fi
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
+rbd_cleanup "$IMG" "$IMG-x" "$IMG-2"
+cephfs_cleanup "$ROOT"
 
 # second NAME ARGS...: a second run while the first holds the store; it must
 # exit non-zero at setup with one line naming the holder's pid (and more)
@@ -86,7 +63,7 @@ rbd_case() {	# rbd_case IMAGE: the image exists or the store creates it
 	r1=$!
 	wait_for has_lock "$img"
 	second r2 $r1 "rbd/$img" "${S[@]}" --rw=randwrite --runtime=1
-	grep -qE "in use by (client\.[0-9]* at )?127\.0\.0\.1:" "$TMP/r2.out" || fail "rbd: the refusal does not name the client"
+	grep -qE "in use by (client\.[0-9]* at )?(v[12]:)?127\.0\.0\.1:" "$TMP/r2.out" || fail "rbd: the refusal does not name the client"
 	wait $r1 || { cat "$TMP/r1.err"; fail "the first rbd run failed"; }
 	[ "$(json "$TMP/r1.json" "d['jobs'][0]['error']")" = 0 ] || fail "rbd: the first run reported an error"
 	ok "rbd $img: the first run verified (verify=crc32c)"
