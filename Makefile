@@ -63,7 +63,7 @@ STORE_SRC += engines/store_cephfs.c
 STORE_LIBS += -lcephfs
 endif
 ifdef CONFIG_RBD
-STORE_SRC += engines/store_rbd.c engines/store_rbd_table.c
+STORE_SRC += engines/store_rbd.c engines/store_rbd_table.c engines/store_rbd_lock.c
 STORE_LIBS += -lrbd -lrados
 endif
 STORE_OBJ := $(STORE_SRC:engines/%.c=$(B)/obj/%.o)

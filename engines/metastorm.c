@@ -276,6 +276,7 @@ static int fio_metastorm_init(struct thread_data *td)
 {
 	struct metastorm_options *o = td->eo;
 	struct ms_data *md;
+	int ret;
 
 	md = calloc(1, sizeof(*md));
 	if (!md)
@@ -290,9 +291,10 @@ static int fio_metastorm_init(struct thread_data *td)
 			      (md->flavor == MS_POSTGRES ? STORE_CAP_TRUNCATE : 0)))
 		goto err_store;
 	td->io_ops_data = md;
-	if (ms_ddl_setup(md, o->tables)) {
+	ret = ms_ddl_setup(md, o->tables);
+	if (ret) {
 		log_err("metastorm: setup: %s\n", md->err);
-		td_verror(td, EIO, "metastorm setup");
+		td_verror(td, ret < 0 ? -ret : EIO, "metastorm setup");
 		return 1;	/* cleanup() removes what setup made */
 	}
 	return 0;

@@ -64,7 +64,7 @@ static inline void t_end(struct ms_data *md, enum ms_call c, uint64_t t0)
 int ms_fail(struct ms_data *md, const char *call, const char *path, int ret)
 {
 	snprintf(md->err, sizeof(md->err), "%s(%s) failed: %s", call, path,
-		 strerror(-ret));
+		 store_strerror(md->store, ret));
 	return ret;
 }
 
@@ -94,8 +94,12 @@ int ms_write(struct ms_data *md, struct store_file *f, const char *path,
 	ssize_t ret = store_pwrite(md->store, f, md->buf, len, off);
 
 	t_end(md, MC_WRITE, t0);
-	if (ret >= 0 && (size_t)ret != len)
-		ret = -EIO;
+	if (ret >= 0 && (size_t)ret != len) {
+		/* the store continues short writes: this one made no progress, gave no error */
+		snprintf(md->err, sizeof(md->err), "pwrite(%s) wrote %zd of %zu bytes at "
+			 "offset %llu (no error given)", path, ret, len, (unsigned long long)off);
+		return -EIO;
+	}
 	return ret < 0 ? ms_fail(md, "pwrite", path, ret) : 0;
 }
 

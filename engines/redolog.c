@@ -276,7 +276,7 @@ static int fio_redolog_init(struct thread_data *td)
 	struct redolog_data *rd;
 	char side[4096], trace[4096];
 	struct rl_cfg c;
-	int multi;
+	int multi, ret;
 
 	if (rl_config(td, &c))
 		return 1;
@@ -314,9 +314,10 @@ static int fio_redolog_init(struct thread_data *td)
 	}
 	c.unlink = td->o.unlink;	/* removed at close, after the last flush */
 	rd->log_open = 1;
-	if (rl_log_open(&rd->log, rd->store, &c, "redolog")) {
+	ret = rl_log_open(&rd->log, rd->store, &c, "redolog");
+	if (ret) {
 		log_err("redolog: %s\n", rd->log.err);
-		td_verror(td, EIO, "redolog log open");
+		td_verror(td, ret < 0 ? -ret : EIO, "redolog log open");
 		return 1;
 	}
 	rd->log_ok = 1;

@@ -5,9 +5,13 @@
  * list for store_reap().
  */
 #include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "store.h"
 
@@ -163,10 +167,69 @@ int store_close(struct store *s, struct store_file *f)
 	return STORE_CALL(s, SOP_CLOSE, s->ops->close(s, f));
 }
 
+/*
+ * The rest of a transfer after a short one: the backend moved done bytes of
+ * total. A short count is progress (a signal, a full buffer, a quota or a
+ * disk that fills up); the call that stops the loop says why: -errno (the
+ * cause, e.g. ENOSPC), or 0 (end of file for a read; for a write, no
+ * progress without an error: the short count is returned as it is).
+ */
+static ssize_t store_rw_rest(struct store *s, struct store_file *f,
+			     const struct iovec *iov, int iovcnt, uint64_t off,
+			     size_t done, size_t total, int write)
+{
+	struct iovec *v, *cur;
+	ssize_t ret = done;
+	int n;
+
+	v = malloc(iovcnt * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	memcpy(v, iov, iovcnt * sizeof(*v));
+	cur = v;
+	n = iovcnt;
+	while (done < total) {
+		size_t skip = ret;
+
+		while (skip && skip >= cur->iov_len) {
+			skip -= cur->iov_len;
+			cur++;
+			n--;
+		}
+		cur->iov_base = (char *)cur->iov_base + skip;
+		cur->iov_len -= skip;
+		ret = write ? s->ops->pwritev(s, f, cur, n, off + done) :
+			      s->ops->preadv(s, f, cur, n, off + done);
+		if (ret <= 0)
+			break;
+		done += ret;
+	}
+	free(v);
+	return ret < 0 ? ret : (ssize_t)done;
+}
+
+static ssize_t store_rw(struct store *s, struct store_file *f,
+			const struct iovec *iov, int iovcnt, uint64_t off, int write)
+{
+	size_t total = 0;
+	ssize_t ret;
+	int i;
+
+	ret = write ? s->ops->pwritev(s, f, iov, iovcnt, off) :
+		      s->ops->preadv(s, f, iov, iovcnt, off);
+	if (ret <= 0)
+		return ret;
+	for (i = 0; i < iovcnt; i++)
+		total += iov[i].iov_len;
+	if ((size_t)ret >= total)
+		return ret;
+	return store_rw_rest(s, f, iov, iovcnt, off, ret, total, write);
+}
+
 ssize_t store_pwritev(struct store *s, struct store_file *f,
 		      const struct iovec *iov, int iovcnt, uint64_t off)
 {
-	return STORE_CALL(s, SOP_WRITE, s->ops->pwritev(s, f, iov, iovcnt, off));
+	return STORE_CALL(s, SOP_WRITE, store_rw(s, f, iov, iovcnt, off, 1));
 }
 
 ssize_t store_pwrite(struct store *s, struct store_file *f, const void *buf,
@@ -182,7 +245,7 @@ ssize_t store_pread(struct store *s, struct store_file *f, void *buf,
 {
 	struct iovec iov = { .iov_base = buf, .iov_len = len };
 
-	return STORE_CALL(s, SOP_READ, s->ops->preadv(s, f, &iov, 1, off));
+	return STORE_CALL(s, SOP_READ, store_rw(s, f, &iov, 1, off, 0));
 }
 
 int store_fsync(struct store *s, struct store_file *f)
@@ -363,6 +426,129 @@ int store_reap(struct store *s, unsigned int min, unsigned int max,
 		store_account(s, out[i], now);
 	s->inflight -= n;
 	return n;
+}
+
+const char *store_strerror(const struct store *s, int err)
+{
+	if (s && err < 0 && s->last_err == err && s->last_msg[0])
+		return s->last_msg;
+	return strerror(err < 0 ? -err : err);
+}
+
+void store_set_error(struct store *s, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(s->last_msg, sizeof(s->last_msg), fmt, ap);
+	va_end(ap);
+	s->last_err = err;
+}
+
+/* Field 22 of /proc/PID/stat: the start in clock ticks after boot (0: unknown). */
+static unsigned long long proc_start(long pid)
+{
+	unsigned long long start = 0;
+	char path[64], buf[1024], *p;
+	FILE *f;
+	size_t n;
+	int field;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	p = strrchr(buf, ')');		/* the command name may hold spaces */
+	for (field = 2; p && field < 22; field++)
+		p = strchr(p + 1, ' ');
+	if (p)
+		start = strtoull(p + 1, NULL, 10);
+	return start;
+}
+
+void store_holder_self(char *buf, size_t len)
+{
+	char host[256] = "?";
+
+	gethostname(host, sizeof(host) - 1);
+	snprintf(buf, len, "dbfio,pid=%ld,host=%s,start=%llu,time=%lld", (long)getpid(),
+		 host, proc_start(getpid()), (long long)time(NULL));
+}
+
+/* The value of key= in a holder text, up to the next ',' (empty: absent). */
+static void holder_field(const char *holder, const char *key, char *val, size_t len)
+{
+	const char *p = holder;
+	size_t klen = strlen(key), n;
+
+	val[0] = '\0';
+	for (; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
+		if (strncmp(p, key, klen) || p[klen] != '=')
+			continue;
+		p += klen + 1;
+		n = strcspn(p, ",\n");
+		if (n >= len)
+			n = len - 1;
+		memcpy(val, p, n);
+		val[n] = '\0';
+		return;
+	}
+}
+
+int store_holder_is_self(const char *holder)
+{
+	char host[256] = "", me[256] = "", pid[32], start[32];
+
+	holder_field(holder, "host", host, sizeof(host));
+	holder_field(holder, "pid", pid, sizeof(pid));
+	holder_field(holder, "start", start, sizeof(start));
+	gethostname(me, sizeof(me) - 1);
+	return !strncmp(holder, "dbfio,", 6) && !strcmp(host, me) &&
+	       strtol(pid, NULL, 10) == (long)getpid() &&
+	       strtoull(start, NULL, 10) == proc_start(getpid());
+}
+
+int store_holder_gone(const char *holder)
+{
+	char host[256] = "", me[256] = "", pid[32], start[32];
+	long p;
+
+	holder_field(holder, "host", host, sizeof(host));
+	holder_field(holder, "pid", pid, sizeof(pid));
+	holder_field(holder, "start", start, sizeof(start));
+	gethostname(me, sizeof(me) - 1);
+	if (strncmp(holder, "dbfio,", 6) || !*pid || strcmp(host, me))
+		return 0;
+	p = strtol(pid, NULL, 10);
+	if (p <= 0 || p == (long)getpid())
+		return 0;
+	if (kill(p, 0) && errno == ESRCH)
+		return 1;
+	/* the pid runs again, but as another process: the holder is gone */
+	return *start && proc_start(p) && proc_start(p) != strtoull(start, NULL, 10);
+}
+
+void store_holder_describe(const char *holder, char *buf, size_t len)
+{
+	char host[256], pid[32], t[32], when[64] = "";
+	time_t since;
+	struct tm tm;
+
+	holder_field(holder, "host", host, sizeof(host));
+	holder_field(holder, "pid", pid, sizeof(pid));
+	holder_field(holder, "time", t, sizeof(t));
+	if (strncmp(holder, "dbfio,", 6) || !*pid) {
+		snprintf(buf, len, "'%.*s' (not a dbfio run)", (int)strcspn(holder, "\n"),
+			 holder);
+		return;
+	}
+	since = strtoll(t, NULL, 10);
+	if (*t && gmtime_r(&since, &tm))
+		strftime(when, sizeof(when), " since %Y-%m-%d %H:%M:%S UTC", &tm);
+	snprintf(buf, len, "pid %s on host %s%s", pid, host, when);
 }
 
 void store_lat_rows(const struct store *s, struct latstat_row rows[SOP_NR])

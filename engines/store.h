@@ -92,6 +92,18 @@ struct store_config {
 	int timing;			/* time every call into store->lat[] */
 };
 
+/*
+ * One store, one run. store_init takes an exclusive lock on what the run
+ * writes (posix/uring/aio: a lock file in the directory; cephfs: the same
+ * through libcephfs; rbd: an advisory lock on the image) and holds it until
+ * the last store_exit of the process: the threads of one process share it
+ * (a refcount, and one in-memory state per store), a second process is
+ * refused at init with one line naming the holder. A holder that is gone (a
+ * process of this host that no longer runs, e.g. after SIGKILL) is broken
+ * and taken over at once; see docs/failure-behaviour.md for other hosts.
+ */
+#define STORE_LOCK_NAME		".dbfio-lock"
+
 /* Flags of an asynchronous request. */
 enum store_req_flags {
 	SREQ_DATASYNC	= 1u << 0,	/* a write followed by fdatasync of its file,
@@ -132,6 +144,9 @@ struct store {
 	/* completions of backends without a real async path */
 	struct store_req *done_head, *done_tail;
 	unsigned int inflight;
+	/* the backend's own account of its last error (store_strerror) */
+	int last_err;
+	char last_msg[256];
 };
 
 /*
@@ -196,6 +211,13 @@ unsigned int store_caps(const struct store *s);
 int store_open(struct store *s, const char *path, int flags, mode_t mode,
 	       uint64_t size_hint, struct store_file **fp);
 int store_close(struct store *s, struct store_file *f);
+/*
+ * Writes and reads continue after a short transfer, as a database's own
+ * loop does: a write returns len, or the -errno that stopped it (ENOSPC
+ * after partial progress is ENOSPC, not a short count), or a short count
+ * only when the backend made no progress and gave no error. A read is short
+ * only at the end of the file.
+ */
 ssize_t store_pwrite(struct store *s, struct store_file *f, const void *buf,
 		     size_t len, uint64_t off);
 ssize_t store_pwritev(struct store *s, struct store_file *f,
@@ -234,6 +256,34 @@ int store_reap(struct store *s, unsigned int min, unsigned int max,
 
 /* Rows for latstat_print_table/json, one per operation type. */
 void store_lat_rows(const struct store *s, struct latstat_row rows[SOP_NR]);
+
+/*
+ * The cause of err (-errno) in words: the backend's own account when its
+ * last failure was err and errno alone says too little ("rbd image rbd/x
+ * is full: ..."), else strerror(-err).
+ */
+const char *store_strerror(const struct store *s, int err);
+
+/* For backends: record a one-line account of err, for store_strerror(). */
+void store_set_error(struct store *s, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * For backends: the text a lock records about its holder, and what the next
+ * run makes of it. store_holder_self writes "dbfio,pid=N,host=H,start=T,
+ * time=S" (start: the process's start in clock ticks after boot, so that a
+ * reused pid is not taken for the holder). store_holder_gone: 1 when the
+ * holder was a process of this host that no longer runs. describe: "pid N
+ * on host H since 2026-11-30 15:04:05 UTC".
+ */
+void store_holder_self(char *buf, size_t len);
+/*
+ * 1 when the holder is this process: another engine of the same fio (each
+ * engine .so carries its own copy of the store layer, so its own registry).
+ */
+int store_holder_is_self(const char *holder);
+int store_holder_gone(const char *holder);
+void store_holder_describe(const char *holder, char *buf, size_t len);
 
 /* For backends: record a completion (used by store.c and by backends). */
 void store_complete(struct store *s, struct store_req *r);

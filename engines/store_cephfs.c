@@ -27,6 +27,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
 #include <cephfs/libcephfs.h>
 
 #include "store.h"
@@ -41,6 +43,8 @@ struct store_file {
 struct cephfs_data {
 	struct ceph_mount_info *cm;
 	int mounted;
+	int lockfd;			/* STORE_LOCK_NAME in the root, flocked; -1: none */
+	int borrowed;			/* another engine of this process holds the flock */
 	int refs;
 	char *key;			/* ceph.conf NUL client NUL root NUL */
 	size_t klen;
@@ -119,8 +123,23 @@ static int cephfs_enter_root(struct ceph_mount_info *cm, const char *root,
 	return 0;
 }
 
+/* The lock's owner id for ceph_flock: one per mount, as the lock is. */
+static uint64_t cephfs_owner(const struct cephfs_data *cd)
+{
+	return (uint64_t)(uintptr_t)cd;
+}
+
 static void cephfs_release(struct cephfs_data *cd)
 {
+	if (cd->lockfd >= 0) {
+		/* removed while still held: the next run finds no stale file */
+		if (!cd->borrowed) {
+			ceph_unlink(cd->cm, STORE_LOCK_NAME);
+			ceph_flock(cd->cm, cd->lockfd, LOCK_UN, cephfs_owner(cd));
+		}
+		ceph_close(cd->cm, cd->lockfd);
+		cd->lockfd = -1;
+	}
 	if (cd->cm) {
 		if (cd->mounted)
 			ceph_unmount(cd->cm);
@@ -150,6 +169,132 @@ static void cephfs_exit(struct store *s)
 	pthread_mutex_unlock(&cephfs_lock);
 }
 
+/* What the lock file says about its holder (empty when it says nothing). */
+static void cephfs_lock_holder(struct cephfs_data *cd, int fd, char *buf, size_t len)
+{
+	int i, n;
+
+	for (i = 0; i < 20; i++) {
+		n = ceph_read(cd->cm, fd, buf, len - 1, 0);
+		buf[n > 0 ? n : 0] = '\0';
+		if (buf[0])
+			return;
+		usleep(50000);	/* the holder has not written its name yet */
+	}
+}
+
+/*
+ * A holder of this host that no longer runs keeps its flock until the MDS
+ * drops its session (minutes after the last renewal): evict it now, as
+ * `ceph tell mds.* client evict id=N` would. 0 when the eviction was asked.
+ */
+static int cephfs_evict(struct cephfs_data *cd, const char *holder)
+{
+	const char *id = strstr(holder, ",client=client.");
+	char cmd[128], *outbuf = NULL, *outs = NULL;
+	const char *cmds[1] = { cmd };
+	size_t outlen = 0, outslen = 0;
+	int ret;
+
+	if (!id)
+		return -ENOENT;
+	snprintf(cmd, sizeof(cmd), "{\"prefix\": \"client evict\", \"filters\": [\"id=%lu\"]}",
+		 strtoul(id + strlen(",client=client."), NULL, 10));
+	ret = ceph_mds_command(cd->cm, "*", cmds, 1, NULL, 0, &outbuf, &outlen, &outs, &outslen);
+	if (outbuf)
+		ceph_buffer_free(outbuf);
+	if (outs)
+		ceph_buffer_free(outs);
+	return ret;
+}
+
+/* Lock fd; on the first try, break the lock of a holder that is gone. */
+static int cephfs_lock_fd(struct cephfs_data *cd, int fd, const char *root,
+			  char *err, size_t errlen)
+{
+	char holder[256], desc[320], who[80] = "";
+	const char *c;
+	int tries, ret;
+
+	for (tries = 0; tries < 200; tries++) {
+		ret = ceph_flock(cd->cm, fd, LOCK_EX | LOCK_NB, cephfs_owner(cd));
+		if (ret != -EWOULDBLOCK && ret != -EAGAIN)
+			break;
+		if (!tries) {
+			cephfs_lock_holder(cd, fd, holder, sizeof(holder));
+			if (store_holder_is_self(holder)) {
+				/* another engine (.so) of this fio: share its lock */
+				cd->borrowed = 1;
+				return 0;
+			}
+			if (!holder[0] || !store_holder_gone(holder) || cephfs_evict(cd, holder)) {
+				if (holder[0])
+					store_holder_describe(holder, desc, sizeof(desc));
+				else
+					snprintf(desc, sizeof(desc), "another client (it has "
+						 "not written its name yet)");
+				c = strstr(holder, ",client=");
+				if (c)
+					snprintf(who, sizeof(who), "%.*s, ",
+						 (int)strcspn(c + 8, ",\n"), c + 8);
+				snprintf(err, errlen, "cephfs: directory '%s' is in use by %s%s "
+					 "(lock %s/%s): one run per store, or the two would "
+					 "corrupt each other", root, who, desc, root,
+					 STORE_LOCK_NAME);
+				return -EBUSY;
+			}
+		}
+		usleep(50000);	/* the eviction reaches the lock table */
+	}
+	if (ret)
+		snprintf(err, errlen, "cephfs: ceph_flock(%s/%s) failed: %s", root,
+			 STORE_LOCK_NAME, strerror(-ret));
+	return ret;
+}
+
+/* Take the root's lock for this mount: STORE_LOCK_NAME, flocked, naming us. */
+static int cephfs_take_lock(struct cephfs_data *cd, const char *root, char *err, size_t errlen)
+{
+	struct ceph_statx a, b;
+	char self[256];
+	int fd, ret;
+
+	for (;;) {
+		fd = ceph_open(cd->cm, STORE_LOCK_NAME, O_RDWR | O_CREAT, 0644);
+		if (fd < 0) {
+			snprintf(err, errlen, "cephfs: ceph_open(%s/%s) failed: %s", root,
+				 STORE_LOCK_NAME, strerror(-fd));
+			return fd;
+		}
+		ret = cephfs_lock_fd(cd, fd, root, err, errlen);
+		if (ret) {
+			ceph_close(cd->cm, fd);
+			return ret;
+		}
+		/* still the file of that name? (its last holder may have removed it) */
+		if (!ceph_fstatx(cd->cm, fd, &a, CEPH_STATX_INO, 0) &&
+		    !ceph_statx(cd->cm, STORE_LOCK_NAME, &b, CEPH_STATX_INO, 0) &&
+		    a.stx_ino == b.stx_ino)
+			break;
+		ceph_close(cd->cm, fd);
+	}
+	cd->lockfd = fd;
+	if (cd->borrowed)
+		return 0;
+	store_holder_self(self, sizeof(self));
+	snprintf(self + strlen(self), sizeof(self) - strlen(self), ",client=client.%llu\n",
+		 (unsigned long long)ceph_get_instance_id(cd->cm));
+	ret = ceph_ftruncate(cd->cm, fd, 0);
+	if (!ret)
+		ret = ceph_write(cd->cm, fd, self, strlen(self), 0);
+	if (ret >= 0)
+		ret = ceph_fsync(cd->cm, fd, 0);
+	if (ret < 0)
+		snprintf(err, errlen, "cephfs: write(%s/%s) failed: %s", root,
+			 STORE_LOCK_NAME, strerror(-ret));
+	return ret < 0 ? ret : 0;
+}
+
 static int cephfs_mount_new(struct store *s, struct cephfs_data *cd,
 			    char *err, size_t errlen)
 {
@@ -174,7 +319,10 @@ static int cephfs_mount_new(struct store *s, struct cephfs_data *cd,
 		return ret;
 	}
 	cd->mounted = 1;
-	return cephfs_enter_root(cd->cm, cfg->root ? cfg->root : "/", err, errlen);
+	ret = cephfs_enter_root(cd->cm, cfg->root ? cfg->root : "/", err, errlen);
+	if (!ret)
+		ret = cephfs_take_lock(cd, cfg->root ? cfg->root : "/", err, errlen);
+	return ret;
 }
 
 static int cephfs_init(struct store *s, char *err, size_t errlen)
@@ -215,6 +363,7 @@ static int cephfs_init(struct store *s, char *err, size_t errlen)
 		}
 		cd->key = key;
 		cd->klen = klen;
+		cd->lockfd = -1;
 		ret = cephfs_mount_new(s, cd, err, errlen);
 		if (ret) {
 			cephfs_release(cd);

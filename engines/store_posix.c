@@ -6,9 +6,11 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -16,12 +18,207 @@
 
 #define PB(s)	((struct posix_base *)(s)->priv)
 
+/*
+ * The lock of a directory: one per directory (device, inode) in a process,
+ * shared by its stores. The lock file is removed by its last user while it
+ * still holds the lock; a run that opened the old file before it went away
+ * notices (the locked inode is no longer the name's) and tries again.
+ */
+struct posix_lock {
+	struct posix_lock *next;
+	dev_t dev;
+	ino_t ino;
+	int fd;
+	int rootfd;		/* to unlink the lock file at the end */
+	int refs;
+	int borrowed;		/* another engine of this process holds the lock */
+};
+
+static pthread_mutex_t posix_locks_mutex = PTHREAD_MUTEX_INITIALIZER;
+static struct posix_lock *posix_locks;
+
+/* 0 locked, -EAGAIN held by another, another -errno on failure. */
+static int lock_fd(int fd)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+
+	if (!fcntl(fd, F_OFD_SETLK, &fl))
+		return 0;
+	if (errno == EAGAIN || errno == EACCES)
+		return -EAGAIN;
+	if (errno != EINVAL && errno != ENOLCK)
+		return -errno;
+	/* no OFD locks here: flock() is per open file description too */
+	if (!flock(fd, LOCK_EX | LOCK_NB))
+		return 0;
+	return errno == EWOULDBLOCK ? -EAGAIN : -errno;
+}
+
+/* What the lock file says about its holder; it may not have written it yet. */
+static void lock_holder(int fd, char *holder, size_t len)
+{
+	ssize_t n;
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		n = pread(fd, holder, len - 1, 0);
+		holder[n > 0 ? n : 0] = '\0';
+		if (holder[0])
+			return;
+		usleep(10000);
+	}
+}
+
+/*
+ * The directory is locked: by this process (another engine .so of the same
+ * fio: 1, share it) or by another one (-EBUSY and the one-line refusal).
+ */
+static int lock_busy(int fd, const char *who, const char *root, char *err, size_t errlen)
+{
+	char holder[256] = "", desc[320];
+
+	lock_holder(fd, holder, sizeof(holder));
+	if (store_holder_is_self(holder))
+		return 1;
+	if (holder[0])
+		store_holder_describe(holder, desc, sizeof(desc));
+	else
+		snprintf(desc, sizeof(desc), "another process (it has not written its name yet)");
+	snprintf(err, errlen, "%s: directory '%s' is in use by %s (lock %s/%s): one run "
+		 "per store, or the two would corrupt each other", who, root, desc, root,
+		 STORE_LOCK_NAME);
+	return -EBUSY;
+}
+
+/* Take the directory's lock for this process: the new entry, or NULL and -errno. */
+static struct posix_lock *lock_take(int rootfd, const struct stat *dst, const char *who,
+				    const char *root, char *err, size_t errlen, int *retp)
+{
+	struct posix_lock *pl;
+	char self[256];
+	struct stat a, b;
+	int fd, ret, borrowed = 0;
+
+	for (;;) {
+		fd = openat(rootfd, STORE_LOCK_NAME, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		if (fd < 0) {
+			ret = -errno;
+			snprintf(err, errlen, "%s: open(%s/%s) failed: %s", who, root,
+				 STORE_LOCK_NAME, strerror(-ret));
+			goto fail;
+		}
+		ret = lock_fd(fd);
+		if (ret == -EAGAIN) {
+			ret = lock_busy(fd, who, root, err, errlen);
+			if (ret == 1)
+				goto borrow;
+			goto fail_fd;
+		}
+		if (ret) {
+			snprintf(err, errlen, "%s: lock(%s/%s) failed: %s", who, root,
+				 STORE_LOCK_NAME, strerror(-ret));
+			goto fail_fd;
+		}
+		/* still the file of that name? (its last holder may have removed it) */
+		if (!fstat(fd, &a) && !fstatat(rootfd, STORE_LOCK_NAME, &b, 0) &&
+		    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+			break;
+		close(fd);
+	}
+	store_holder_self(self, sizeof(self));
+	strcat(self, "\n");
+	if (ftruncate(fd, 0) || pwrite(fd, self, strlen(self), 0) != (ssize_t)strlen(self)) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: write(%s/%s) failed: %s", who, root,
+			 STORE_LOCK_NAME, strerror(-ret));
+		goto fail_unlink;
+	}
+	ret = 0;
+borrow:
+	borrowed = ret == 1;
+	pl = calloc(1, sizeof(*pl));
+	ret = -ENOMEM;
+	if (!pl || (pl->rootfd = dup(rootfd)) < 0) {
+		free(pl);
+		snprintf(err, errlen, "%s: out of memory", who);
+		goto fail_unlink;
+	}
+	pl->dev = dst->st_dev;
+	pl->ino = dst->st_ino;
+	pl->fd = fd;
+	pl->refs = 1;
+	pl->borrowed = borrowed;
+	return pl;
+fail_unlink:
+	if (!borrowed)
+		unlinkat(rootfd, STORE_LOCK_NAME, 0);
+fail_fd:
+	close(fd);
+fail:
+	*retp = ret;
+	return NULL;
+}
+
+static int posix_lock_get(struct posix_base *pb, const char *who, const char *root,
+			  char *err, size_t errlen)
+{
+	struct posix_lock *pl;
+	struct stat st;
+	int ret = 0;
+
+	if (fstat(pb->rootfd, &st)) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: fstat(%s) failed: %s", who, root, strerror(-ret));
+		return ret;
+	}
+	pthread_mutex_lock(&posix_locks_mutex);
+	for (pl = posix_locks; pl; pl = pl->next)
+		if (pl->dev == st.st_dev && pl->ino == st.st_ino)
+			break;
+	if (pl) {
+		pl->refs++;
+	} else {
+		pl = lock_take(pb->rootfd, &st, who, root, err, errlen, &ret);
+		if (pl) {
+			pl->next = posix_locks;
+			posix_locks = pl;
+		}
+	}
+	pb->lock = pl;
+	pthread_mutex_unlock(&posix_locks_mutex);
+	return ret;
+}
+
+static void posix_lock_put(struct posix_lock *pl)
+{
+	struct posix_lock **pp;
+
+	pthread_mutex_lock(&posix_locks_mutex);
+	if (!--pl->refs) {
+		for (pp = &posix_locks; *pp; pp = &(*pp)->next) {
+			if (*pp == pl) {
+				*pp = pl->next;
+				break;
+			}
+		}
+		/* removed while still held: the next run finds no stale file */
+		if (!pl->borrowed)
+			unlinkat(pl->rootfd, STORE_LOCK_NAME, 0);
+		close(pl->fd);
+		close(pl->rootfd);
+		free(pl);
+	}
+	pthread_mutex_unlock(&posix_locks_mutex);
+}
+
 int posix_base_init(struct posix_base *pb, const struct store_config *cfg,
 		    const char *who, char *err, size_t errlen)
 {
 	const char *root = cfg->root ? cfg->root : ".";
 	struct stat st;
+	int ret;
 
+	pb->lock = NULL;
 	pb->rootfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (pb->rootfd < 0) {
 		int e = errno;
@@ -35,11 +232,20 @@ int posix_base_init(struct posix_base *pb, const struct store_config *cfg,
 		pb->rootfd = -1;
 		return -ENOTDIR;
 	}
-	return 0;
+	ret = posix_lock_get(pb, who, root, err, errlen);
+	if (ret) {
+		close(pb->rootfd);
+		pb->rootfd = -1;
+	}
+	return ret;
 }
 
 void posix_base_exit(struct posix_base *pb)
 {
+	if (pb->lock) {
+		posix_lock_put(pb->lock);
+		pb->lock = NULL;
+	}
 	if (pb->rootfd >= 0) {
 		close(pb->rootfd);
 		pb->rootfd = -1;

@@ -13,11 +13,18 @@ struct store_file {
 	int fd;
 };
 
+struct posix_lock;
+
 /* First member of s->priv for the posix-like backends. */
 struct posix_base {
 	int rootfd;		/* O_PATH|O_DIRECTORY fd of cfg.root */
+	struct posix_lock *lock;	/* the directory's lock, shared in the process */
 };
 
+/*
+ * Open the root and take its lock (STORE_LOCK_NAME in the directory, an OFD
+ * lock: the kernel drops it when the process dies, however it dies).
+ */
 int posix_base_init(struct posix_base *pb, const struct store_config *cfg,
 		    const char *who, char *err, size_t errlen);
 void posix_base_exit(struct posix_base *pb);

@@ -99,6 +99,9 @@ static int rbds_open(struct store *s, const char *path, int flags, mode_t mode,
 		im->slot[idx].opens++;
 		f->off = im->ent[idx].off;
 		f->cap = im->ent[idx].cap;
+	} else if (idx == -ENOSPC && (flags & O_CREAT)) {
+		rbds_tab_full_msg(im, name, size_hint, s->last_msg, sizeof(s->last_msg));
+		s->last_err = idx;
 	}
 	pthread_mutex_unlock(&im->lock);
 	if (idx < 0) {

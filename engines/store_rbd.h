@@ -1,6 +1,7 @@
 /*
  * store_rbd.h - private to the rbd backend (store_rbd.c: the store_ops;
- * store_rbd_table.c: the shared connection, the image and its extent table).
+ * store_rbd_table.c: the shared connection, the image and its extent table;
+ * store_rbd_lock.c: the image's lock, one run per store).
  *
  * Layout of the image (little-endian, host order on the only hosts we run):
  *
@@ -78,6 +79,8 @@ struct rbds_image {
 	rados_ioctx_t io;
 	rbd_image_t img;
 	uint64_t img_size;
+	int locked;		/* 1: our advisory lock (cookie below), 2: librbd's exclusive lock */
+	char cookie[256];
 	pthread_mutex_t lock;	/* the table */
 	char *tab;		/* RBD_TAB_BYTES, as on disk */
 	struct rbds_hdr *hdr;
@@ -111,6 +114,20 @@ struct store_file {
 int rbds_image_attach(const struct store_config *cfg, struct rbds_image **imp,
 		      char *err, size_t errlen);
 void rbds_image_detach(struct rbds_image *im);
+
+/*
+ * Why an open with O_CREAT found no room: a one-line account of the image's
+ * table for the store's error message. Called with im->lock held.
+ */
+void rbds_tab_full_msg(struct rbds_image *im, const char *name, uint64_t hint,
+		       char *buf, size_t len);
+
+/*
+ * store_rbd_lock.c: the image's lock for this process (one run per store);
+ * on failure -errno and a one-line reason naming the holder in err.
+ */
+int rbds_image_lock(struct rbds_image *im, char *err, size_t errlen);
+void rbds_image_unlock(struct rbds_image *im);
 
 /* The table name of a path: relative, without leading slashes. */
 int rbds_ent_name(const char *path, const char **name);

@@ -8,8 +8,12 @@
  * librados and librbd handles are shared by the threads of a process: one
  * cluster connection, one open image (and its table) per pool/image, both
  * refcounted, as fio's rbd engine shares its cluster handle. The table is
- * read once, at open: one process per image. An image we create has the
- * layering feature only (no exclusive-lock or object-map round trips).
+ * read once, at open, and extents come from a bump pointer in memory: one
+ * process per image, which an advisory exclusive lock (rbd lock ls) makes
+ * sure of. Its cookie names the holder (store_holder_self); a holder of this
+ * host that is gone is broken at once, one of another host is only named
+ * (`rbd lock rm` when it is known dead). An image we create has the layering
+ * feature only (no exclusive-lock or object-map round trips).
  *
  * open(O_CREAT) reserves an extent of size_hint bytes, rounded up to 4 MiB;
  * without a hint, 64 MiB, or the largest extent left when that does not fit.
@@ -245,6 +249,9 @@ static int rbds_image_connect(struct rbds_image *im, const struct store_config *
 				 im->pool, im->name, strerror(-ret));
 		return ret;
 	}
+	ret = rbds_image_lock(im, err, errlen);
+	if (ret)
+		return ret;
 	ret = rbd_get_size(im->img, &im->img_size);
 	if (!ret && im->img_size < RBD_TAB_BYTES + RBD_EXTENT_ALIGN)
 		ret = -ENOSPC;
@@ -257,6 +264,7 @@ static int rbds_image_connect(struct rbds_image *im, const struct store_config *
 
 static void rbds_image_free(struct rbds_image *im)
 {
+	rbds_image_unlock(im);
 	if (im->img)
 		rbd_close(im->img);
 	if (im->io)
@@ -439,6 +447,21 @@ static int tab_alloc(struct rbds_image *im, uint64_t hint, int *tabflags)
 		return idx;
 	need = tab_largest(im);
 	return need ? tab_alloc_fit(im, need, tabflags) : -ENOSPC;
+}
+
+void rbds_tab_full_msg(struct rbds_image *im, const char *name, uint64_t hint,
+		       char *buf, size_t len)
+{
+	const struct rbds_hdr *h = im->hdr;
+	uint64_t need = hint ? hint : RBD_EXTENT_DEFAULT;
+
+	snprintf(buf, len, "rbd image '%s/%s' is full: no room for '%s' (%llu MiB %s; "
+		 "image %llu MiB, %llu MiB never allocated, largest free extent %llu MiB, "
+		 "%u of %u table slots used): use a larger image or another rbdname",
+		 im->pool, im->name, name, (unsigned long long)(need >> 20),
+		 hint ? "asked" : "by default", (unsigned long long)(im->img_size >> 20),
+		 (unsigned long long)((im->img_size - h->next_free) >> 20),
+		 (unsigned long long)(tab_largest(im) >> 20), h->nslots, h->max_slots);
 }
 
 static int tab_create(struct rbds_image *im, const char *name, uint64_t hint)

@@ -156,7 +156,8 @@ static int fio_storeio_open_file(struct thread_data *td, struct fio_file *f)
 		flags |= O_SYNC;
 	ret = store_open(sd->store, f->file_name, flags, 0644, f->real_file_size, &sf);
 	if (ret) {
-		log_err("storeio: open(%s) failed: %s\n", f->file_name, strerror(-ret));
+		log_err("storeio: open(%s) failed: %s\n", f->file_name,
+			store_strerror(sd->store, ret));
 		td_verror(td, -ret, "store_open");
 		return 1;
 	}
@@ -234,8 +235,11 @@ static enum fio_q_status fio_storeio_queue(struct thread_data *td, struct io_u *
 	if (sd->sync) {
 		r->result = storeio_sync(sd->store, r);
 		storeio_result(io_u, r);
-		if (io_u->error)
+		if (io_u->error) {
+			/* as fio's psync: the file, offset and cause, then the job's error */
+			io_u_log_error(td, io_u);
 			td_verror(td, io_u->error, store_op_name(r->op));
+		}
 		return FIO_Q_COMPLETED;
 	}
 	ret = store_submit(sd->store, r);
