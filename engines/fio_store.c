@@ -145,7 +145,8 @@ void fio_store_report(struct thread_data *td, const char *engine,
 	fio_store_sidecar_path(td, o->lat_json, path, sizeof(path));
 	f = fopen(path, "w");
 	if (!f) {
-		log_err("%s: lat_json=%s: %s\n", engine, path, strerror(errno));
+		/* stderr, not log_err: with --output=FILE fio writes its log into the JSON */
+		fprintf(stderr, "%s: lat_json=%s: %s\n", engine, path, strerror(errno));
 		return;
 	}
 	fprintf(f, "{\"engine\":\"%s\",\"job\":\"%s\",\"store\":\"%s\",\"calls\":",

@@ -445,7 +445,7 @@ static void rbdsnap_finish(struct thread_data *td, struct rbdsnap_data *sd)
 			snprintf(path, sizeof(path), "%s", o->snap_json);
 		r = rs_report_json(path, &sd->rep, &m);
 		if (r)
-			log_err("rbdsnap: snap_json=%s: %s\n", path, strerror(-r));
+			fprintf(stderr, "rbdsnap: snap_json=%s: %s\n", path, strerror(-r));
 	}
 	rs_report_free(&sd->rep);
 	rs_sched_free(&sd->sched);
@@ -511,7 +511,8 @@ static int fio_rbdsnap_setup(struct thread_data *td)
 	r = rs_stale_scan(sd->image, sd->what, o->snap_prefix, o->snap_purge_stale,
 			  &sd->stale_removed);
 	if (r < 0)
-		log_err("rbdsnap: rbd_snap_list(%s) failed: %s\n", sd->what, strerror(-r));
+		fprintf(stderr, "rbdsnap: rbd_snap_list(%s) failed: %s (stale snapshots not checked)\n",
+			sd->what, strerror(-r));
 	else
 		sd->stale_found = r;
 	if (sd->track)
