@@ -58,11 +58,14 @@ int fio_store_connect(struct thread_data *td, const char *engine,
 		      int timing, struct store **sp)
 {
 	struct store_config cfg = { 0 };
+	unsigned int caps;
 	char err[256];
 	int ret;
 
 	cfg.backend = store_backend_parse(o->store);
-	if (cfg.backend == STORE_CEPHFS)
+	caps = store_backend_caps(cfg.backend);
+	/* a directory tree of its own (not this host's directory=) */
+	if ((caps & STORE_CAP_NAMESPACE) && !(caps & STORE_CAP_LOCAL_DIR))
 		cfg.root = o->store_root && *o->store_root ? o->store_root : "/";
 	else
 		cfg.root = root && *root ? root : ".";

@@ -169,9 +169,10 @@ static int check_foreign(struct thread_data *td)
 static int check_options(struct thread_data *td, struct metastorm_options *o)
 {
 	unsigned int mix[MS_NR_DDL], total;
-	int be = store_backend_parse(o->so.store);
+	unsigned int caps = store_backend_caps(store_backend_parse(o->so.store));
 
-	if (be != STORE_POSIX && be != STORE_CEPHFS) {
+	/* a synchronous store with real directories */
+	if (!(caps & STORE_CAP_NAMESPACE) || (caps & STORE_CAP_ASYNC)) {
 		log_err("metastorm: store=%s: DDL is synchronous metadata work; use store=posix "
 			"(any mounted fs) or store=cephfs\n", o->so.store);
 		return 1;
@@ -203,7 +204,7 @@ static int check_options(struct thread_data *td, struct metastorm_options *o)
 		log_err("metastorm: give number_ios= or runtime= (or size=, one op per bs)\n");
 		return 1;
 	}
-	return be == STORE_POSIX ? check_foreign(td) : 0;
+	return caps & STORE_CAP_LOCAL_DIR ? check_foreign(td) : 0;
 }
 
 static int fio_metastorm_setup(struct thread_data *td)

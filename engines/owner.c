@@ -130,7 +130,7 @@ int owner_init(struct owner *o, struct store *s)
 
 	memset(o, 0, sizeof(*o));
 	o->s = s;
-	o->off = s->cfg.backend == STORE_RBD;
+	o->off = !!(store_caps(s) & STORE_CAP_IMAGE);	/* dbfio's own container */
 	if (o->off)
 		return 0;
 	pthread_mutex_lock(&owner_lock);

@@ -161,10 +161,10 @@ static int pg_check_capacity(struct thread_data *td, const struct pgpage_options
 	unsigned long long need = 0, have = 0;
 	const char *what = "";
 	struct statvfs sv;
-	int be = store_backend_parse(o->so.store);
+	unsigned int caps = store_backend_caps(store_backend_parse(o->so.store));
 
-	/* store=rbd: checked in the job against the image itself (pg_reserve_rbd) */
-	if (be != STORE_CEPHFS && be != STORE_RBD &&
+	/* an image: checked in the job against the image itself (pg_reserve_rbd) */
+	if ((caps & STORE_CAP_LOCAL_DIR) &&
 	    !statvfs(td->o.directory ? td->o.directory : ".", &sv)) {
 		need = g->max_pages * g->bs * g->relations;
 		have = (unsigned long long)sv.f_blocks * sv.f_frsize;
@@ -263,10 +263,10 @@ static int pg_reserve_rbd(struct thread_data *td, struct pgpage_data *pd)
 	const struct pgpage_options *o = td->eo;
 	unsigned long long need = 1ull << 20;	/* the table, then 4 MiB aligned extents */
 	unsigned int i, failed = 0;
-	char name[64];
+	char name[64], loc[256];
 	int ret;
 
-	if (pd->store->cfg.backend != STORE_RBD)
+	if (!(store_caps(pd->store) & STORE_CAP_IMAGE))
 		return 0;
 	ret = pg_files_reserve(&pd->f, &failed);
 	if (!ret)
@@ -275,10 +275,10 @@ static int pg_reserve_rbd(struct thread_data *td, struct pgpage_data *pd)
 		need += (pg_seg_bytes(&pd->g, i) + (4ull << 20) - 1) & ~((4ull << 20) - 1);
 	pg_seg_name(&pd->g, failed, name, sizeof(name));
 	if (ret == -ENOSPC)
-		log_err("pgpage: relation_size=%llu: image %s/%s has no room for segment %s "
+		log_err("pgpage: relation_size=%llu: image %s has no room for segment %s "
 			"(relations=%u need %llu MiB of extents; the image's own size counts, "
-			"not rbd_size)\n", o->relation_size, o->so.pool, o->so.rbdname, name,
-			o->relations, need >> 20);
+			"not rbd_size)\n", o->relation_size,
+			store_location(pd->store, loc, sizeof(loc)), name, o->relations, need >> 20);
 	else
 		log_err("pgpage: %s\n", pd->f.err);
 	td_verror(td, -ret, "store_open");

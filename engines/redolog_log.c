@@ -245,7 +245,7 @@ int rl_log_open(struct rl_log *l, struct store *s, const struct rl_cfg *c,
 	l->cap = rl_capacity(&c->g, c->wa);
 	l->stride = l->cap / 8;
 	if (c->open_flags & (O_SYNC | O_DSYNC))
-		l->emulate_sync = s->cfg.backend == STORE_RBD;
+		l->emulate_sync = !(store_caps(s) & STORE_CAP_OPEN_SYNC);
 	l->linked = (store_caps(s) & STORE_CAP_LINKED_SYNC) && c->flush == RL_FLUSH_FDATASYNC &&
 		    c->trx_commit == 1 && !c->skip_flush;
 	l->buf_units = c->bufsize / rl_payload(&c->g) + 2;

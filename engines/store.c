@@ -141,6 +141,22 @@ unsigned int store_caps(const struct store *s)
 	return s->ops->caps;
 }
 
+unsigned int store_backend_caps(int backend)
+{
+	if (backend < 0 || backend >= STORE_NR_BACKENDS || !backends[backend])
+		return 0;
+	return backends[backend]->caps;
+}
+
+const char *store_location(const struct store *s, char *buf, size_t len)
+{
+	if (s->ops->location)
+		s->ops->location(s, buf, len);
+	else
+		snprintf(buf, len, "%s", s->cfg.root ? s->cfg.root : ".");
+	return buf;
+}
+
 /* Count, time and record one call; ret is what the backend returned. */
 #define STORE_CALL(s, op, call)						\
 ({									\

@@ -75,6 +75,21 @@ enum store_cap {
 	STORE_CAP_LINKED_SYNC	= 1u << 5,	/* write+fdatasync as one linked pair */
 	STORE_CAP_DIRECT	= 1u << 6,	/* O_DIRECT honoured */
 	STORE_CAP_TRUNCATE	= 1u << 7,
+	/*
+	 * Where the files live and who else sees them. Engines decide by these
+	 * bits, never by backend name: a new backend sets what is true of it.
+	 */
+	STORE_CAP_NAMESPACE	= 1u << 8,	/* files are entries of a real directory
+						 * tree other programs can see and change */
+	STORE_CAP_LOCAL_DIR	= 1u << 9,	/* that tree is directory= on this host
+						 * (statvfs, opendir work on it); without
+						 * it a NAMESPACE root is store_root= */
+	STORE_CAP_IMAGE		= 1u << 10,	/* the store is one container dbfio owns
+						 * (no foreign files), of a fixed size:
+						 * files are extents reserved inside it */
+	STORE_CAP_OPEN_SYNC	= 1u << 11,	/* O_SYNC/O_DSYNC at open are honoured;
+						 * without it the caller emulates them
+						 * (fdatasync after each write) */
 };
 
 struct store_config {
@@ -180,6 +195,8 @@ struct store_ops {
 	int (*rmdir)(struct store *s, const char *path);	/* an empty directory */
 	int (*size)(struct store *s, struct store_file *f, uint64_t *size);
 	int (*fallocate)(struct store *s, struct store_file *f, uint64_t off, uint64_t len);
+	/* where the files are, for messages and keys; NULL: cfg.root */
+	void (*location)(const struct store *s, char *buf, size_t len);
 };
 
 extern const struct store_ops store_posix_ops;
@@ -203,6 +220,16 @@ int store_init(struct store **sp, const struct store_config *cfg,
 	       char *err, size_t errlen);
 void store_exit(struct store *s);
 unsigned int store_caps(const struct store *s);
+/*
+ * The capability bits of a backend before any store exists (option checks);
+ * 0 for an unknown backend or one not built in.
+ */
+unsigned int store_backend_caps(int backend);
+/*
+ * Where this store's files are, in words: "pool/image" for an image, the
+ * root path otherwise. Returns buf.
+ */
+const char *store_location(const struct store *s, char *buf, size_t len);
 
 /*
  * size_hint: how large the file will grow (the rbd backend reserves that

@@ -329,7 +329,8 @@ const struct store_ops store_aio_ops = {
 	.name		= "aio",
 	.caps		= STORE_CAP_ASYNC | STORE_CAP_DIRECT | STORE_CAP_RENAME |
 			  STORE_CAP_MKDIR | STORE_CAP_DIRSYNC | STORE_CAP_SYNC_RANGE |
-			  STORE_CAP_TRUNCATE,
+			  STORE_CAP_TRUNCATE |
+			  STORE_CAP_NAMESPACE | STORE_CAP_LOCAL_DIR | STORE_CAP_OPEN_SYNC,
 	.init		= aio_init,
 	.exit		= aio_exit,
 	.open		= posix_open,

@@ -502,7 +502,8 @@ static int cephfs_fallocate(struct store *s, struct store_file *f, uint64_t off,
 const struct store_ops store_cephfs_ops = {
 	.name		= "cephfs",
 	.caps		= STORE_CAP_MKDIR | STORE_CAP_RENAME | STORE_CAP_DIRSYNC |
-			  STORE_CAP_DIRECT | STORE_CAP_TRUNCATE,
+			  STORE_CAP_DIRECT | STORE_CAP_TRUNCATE |
+			  STORE_CAP_NAMESPACE | STORE_CAP_OPEN_SYNC,
 	.init		= cephfs_init,
 	.exit		= cephfs_exit,
 	.open		= cephfs_open,

@@ -422,7 +422,8 @@ static void posix_store_exit(struct store *s)
 const struct store_ops store_posix_ops = {
 	.name		= "posix",
 	.caps		= STORE_CAP_MKDIR | STORE_CAP_RENAME | STORE_CAP_DIRSYNC |
-			  STORE_CAP_SYNC_RANGE | STORE_CAP_DIRECT | STORE_CAP_TRUNCATE,
+			  STORE_CAP_SYNC_RANGE | STORE_CAP_DIRECT | STORE_CAP_TRUNCATE |
+			  STORE_CAP_NAMESPACE | STORE_CAP_LOCAL_DIR | STORE_CAP_OPEN_SYNC,
 	.init		= posix_store_init,
 	.exit		= posix_store_exit,
 	.open		= posix_open,

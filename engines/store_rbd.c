@@ -564,9 +564,18 @@ static int rbds_reap(struct store *s, unsigned int min, unsigned int max,
 	return n;
 }
 
+/* "pool/image": the image is the whole store */
+static void rbds_location(const struct store *s, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%s", s->cfg.pool ? s->cfg.pool : "rbd",
+		 s->cfg.rbdname ? s->cfg.rbdname : "");
+}
+
 const struct store_ops store_rbd_ops = {
 	.name		= "rbd",
-	.caps		= STORE_CAP_ASYNC | STORE_CAP_RENAME | STORE_CAP_TRUNCATE,
+	.caps		= STORE_CAP_ASYNC | STORE_CAP_RENAME | STORE_CAP_TRUNCATE |
+			  STORE_CAP_IMAGE,
+	.location	= rbds_location,
 	.init		= rbds_init,
 	.exit		= rbds_exit,
 	.open		= rbds_open,

@@ -411,7 +411,8 @@ const struct store_ops store_uring_ops = {
 	.name		= "uring",
 	.caps		= STORE_CAP_ASYNC | STORE_CAP_LINKED_SYNC | STORE_CAP_DIRECT |
 			  STORE_CAP_RENAME | STORE_CAP_MKDIR | STORE_CAP_DIRSYNC |
-			  STORE_CAP_SYNC_RANGE | STORE_CAP_TRUNCATE,
+			  STORE_CAP_SYNC_RANGE | STORE_CAP_TRUNCATE |
+			  STORE_CAP_NAMESPACE | STORE_CAP_LOCAL_DIR | STORE_CAP_OPEN_SYNC,
 	.init		= uring_init,
 	.exit		= uring_exit,
 	.open		= posix_open,

@@ -308,7 +308,7 @@ static int fio_txn_init(struct thread_data *td)
 	struct txn_options *o = td->eo;
 	struct txn_db_cfg *c;
 	struct txn_data *tx;
-	char err[512];
+	char err[512], loc[256];
 	int ret = 1;
 
 	c = malloc(sizeof(*c));
@@ -323,10 +323,8 @@ static int fio_txn_init(struct thread_data *td)
 	c->store = tx->store->cfg;
 	c->store.timing = 0;
 	/* the connections of one database: the jobs naming the same place */
-	snprintf(c->key, sizeof(c->key), "%s:%s%s%s", store_backend_name(c->store.backend),
-		 c->store.backend == STORE_RBD ? c->store.pool : c->store.root,
-		 c->store.backend == STORE_RBD ? "/" : "",
-		 c->store.backend == STORE_RBD ? c->store.rbdname : "");
+	snprintf(c->key, sizeof(c->key), "%s:%s", store_backend_name(c->store.backend),
+		 store_location(tx->store, loc, sizeof(loc)));
 	tx->db = txn_db_attach(c, err, sizeof(err));
 	if (!tx->db) {
 		log_err("txn: %s\n", err);
