@@ -3,12 +3,13 @@
 # Timeout: 240
 . "$(dirname "$0")/lib.sh"
 . "$REPO/tests/lib-fault.sh"
+# below the ephemeral range (32768+ here), where a Ceph client's outgoing
+# connection can hold a port that no listener shows; a port in any state is skipped
 free_port() {
-	local p=$((41000 + RANDOM % 2000))
-	while ss -ltn | grep -q ":$p "; do p=$((p + 1)); done
+	local p=$((21000 + RANDOM % 8000))
+	while ss -Htan "( sport = :$p )" | grep -q .; do p=$((p + 1)); done
 	echo $p
 }
-P1=$(free_port); P2=$(free_port); [ "$P1" = "$P2" ] && P2=$((P1 + 1))
 S1=$TMP/srv1 S2=$TMP/srv2; mkdir -p "$S1" "$S2"
 stop_servers() {
 	local f p
@@ -48,10 +49,24 @@ if have_backend RBD; then
 		rw=randwrite bs=4k iodepth=4 number_ios=600 rate_iops=200 snap_every=200 snap_json=cs.snap.json
 	ENG="$ENG rbdsnap"
 fi
-(cd "$S1" && "$FIO" --server=ip:127.0.0.1,$P1 --daemonize="$TMP/srv1.pid") || fail "fio --server :$P1"
-(cd "$S2" && "$FIO" --server=ip:127.0.0.1,$P2 --daemonize="$TMP/srv2.pid") || fail "fio --server :$P2"
-for _ in $(seq 50); do ss -ltn | grep -q ":$P1 " && ss -ltn | grep -q ":$P2 " && break; sleep 0.1; done
-ss -ltn | grep -q ":$P2 " || fail "the fio servers do not listen"
+# start_server N: a fio server for $SN on a free port (another port if it does not listen in 10 s)
+start_server() {
+	local n=$1 dir=$TMP/srv$1 p try
+	for try in 1 2 3; do
+		p=$(free_port)
+		[ "$p" = "${P1:-}" ] && continue
+		(cd "$dir" && "$FIO" --server=ip:127.0.0.1,$p --daemonize="$TMP/srv$n.pid" >>"$TMP/srv$n.log" 2>&1) ||
+			{ cat "$TMP/srv$n.log"; fail "fio --server :$p"; }
+		for _ in $(seq 100); do ss -Hltn "( sport = :$p )" | grep -q . && break; sleep 0.1; done
+		if ss -Hltn "( sport = :$p )" | grep -q .; then eval "P$n=$p"; return; fi
+		echo "fio server $n does not listen on :$p (try $try): $(cat "$TMP/srv$n.log")"
+		kill "$(cat "$TMP/srv$n.pid" 2>/dev/null)" 2>/dev/null; sleep 0.5
+	done
+	fail "the fio server $n does not listen"
+}
+P1= P2=
+start_server 1
+start_server 2
 ok "fio servers on 127.0.0.1:$P1 and :$P2"
 for e in $ENG; do
 	s=$SECONDS
