@@ -121,6 +121,7 @@ static int rl_innodb_cfg(struct redolog_options *o, struct rl_cfg *c)
 {
 	const char *m = o->flush_method ? o->flush_method : "";
 	int mariadb = c->g.flavor == RL_MARIADB;
+	char err[256];
 
 	if (!strcmp(m, "fsync"))
 		c->flush = RL_FLUSH_FSYNC;
@@ -136,26 +137,18 @@ static int rl_innodb_cfg(struct redolog_options *o, struct rl_cfg *c)
 		c->flush = RL_FLUSH_FDATASYNC;
 	if (mariadb && !o->file_buffering)
 		c->open_flags |= O_DIRECT;
-	if (o->trx_commit > 2)
-		REFUSE("innodb_flush_log_at_trx_commit=%u: must be 0, 1 or 2\n", o->trx_commit);
-	c->trx_commit = o->trx_commit;
+	if (rl_innodb_geo(c, c->g.flavor, o->log_file_size, o->trx_commit, err, sizeof(err)))
+		REFUSE("%s", err);
 	c->bufsize = o->log_buffer;
-	c->g.file_size = o->log_file_size ? o->log_file_size : mariadb ? 96 << 20 : 48 << 20;
 	if (mariadb) {
 		if (!is_pow2(o->mariadb_block) || o->mariadb_block < 512 || o->mariadb_block > 4096)
 			REFUSE("innodb_log_write_size=%u: must be a power of two in 512..4096\n", o->mariadb_block);
 		c->g.unit = o->mariadb_block;
-		c->g.file_hdr = 12288;	/* file header + two checkpoint blocks */
-		c->g.nfiles = 1;
 		return 0;
 	}
 	if (!is_pow2(o->write_ahead) || o->write_ahead < 512 || o->write_ahead > 16384)
 		REFUSE("innodb_log_write_ahead_size=%llu: must be a power of two in 512..16384\n", o->write_ahead);
 	c->wa = o->write_ahead;
-	c->g.unit = 512;
-	c->g.hdr = 12;
-	c->g.trl = 4;
-	c->g.file_hdr = 2048;	/* LOG_FILE_HDR_SIZE: header + checkpoint blocks */
 	if (o->redo_capacity) {
 		/* 8.0.30+: innodb_log_file_size/files_in_group are ignored, as MySQL does */
 		if (o->redo_capacity < (8ull << 20) || o->redo_capacity > (128ull << 30) ||
@@ -170,34 +163,6 @@ static int rl_innodb_cfg(struct redolog_options *o, struct rl_cfg *c)
 	if (o->files_in_group < 1 || o->files_in_group > 100)
 		REFUSE("innodb_log_files_in_group=%u: must be 1..100\n", o->files_in_group);
 	c->g.nfiles = o->files_in_group;
-	return 0;
-}
-
-static int rl_pg_cfg(struct redolog_options *o, struct rl_cfg *c)
-{
-	const char *m = o->wal_sync_method ? o->wal_sync_method : "";
-
-	if (!strcmp(m, "fdatasync"))
-		c->flush = RL_FLUSH_FDATASYNC;
-	else if (!strcmp(m, "fsync"))
-		c->flush = RL_FLUSH_FSYNC;
-	else if (!strcmp(m, "open_datasync"))
-		c->open_flags = O_DSYNC;
-	else if (!strcmp(m, "open_sync"))
-		c->open_flags = O_SYNC;
-	else
-		REFUSE("wal_sync_method=%s: unknown (fdatasync, fsync, open_datasync, open_sync)\n", m);
-	if (!is_pow2(o->wal_segment_size) || o->wal_segment_size < (1 << 20) ||
-	    o->wal_segment_size > (1ull << 30))
-		REFUSE("wal_segment_size=%llu: must be a power of two in 1M..1G\n", o->wal_segment_size);
-	if (o->wal_segments < 2 || o->wal_segments > 1024)
-		REFUSE("wal_segments=%u: must be 2..1024\n", o->wal_segments);
-	c->g.unit = 8192;
-	c->g.hdr = 24;
-	c->g.file_size = o->wal_segment_size;
-	c->g.nfiles = o->wal_segments;
-	c->trx_commit = 1;
-	c->bufsize = o->wal_buffers;
 	return 0;
 }
 
@@ -220,8 +185,15 @@ static int rl_config(struct thread_data *td, struct rl_cfg *c)
 	if (o->redo_capacity && c->g.flavor != RL_MYSQL)
 		REFUSE("innodb_redo_log_capacity=%llu: only flavor=mysql has the 8.0.30 layout\n",
 		       o->redo_capacity);
-	if (c->g.flavor == RL_POSTGRES ? rl_pg_cfg(o, c) : rl_innodb_cfg(o, c))
+	if (c->g.flavor == RL_POSTGRES) {
+		char err[256];
+
+		if (rl_pg_cfg(c, o->wal_sync_method, o->wal_segment_size, o->wal_segments, err, sizeof(err)))
+			REFUSE("%s", err);
+		c->bufsize = o->wal_buffers;
+	} else if (rl_innodb_cfg(o, c)) {
 		return 1;
+	}
 	if (c->g.file_size % c->g.unit || c->g.file_size < c->g.file_hdr + 16 * c->g.unit)
 		REFUSE("innodb_log_file_size=%llu: must be a multiple of the %u-byte block and hold 16 blocks\n",
 		       (unsigned long long)c->g.file_size, c->g.unit);

@@ -78,6 +78,25 @@ struct rl_log {
  * Create (zero-filled) and open the log files, write the meta file. Refuses
  * (-EEXIST, l->err naming the file) a log file that exists and is not dbfio's.
  */
+/*
+ * PostgreSQL WAL settings (wal_sync_method, wal_segment_size, wal_segments)
+ * into c: flavor, geometry, flush/open flags, trx_commit (bufsize is the
+ * caller's). 0, or -1 with a one-line reason (with its newline) in err for the
+ * engine to print after its own prefix; shared by the redolog and txn engines.
+ */
+int rl_pg_cfg(struct rl_cfg *c, const char *method, unsigned long long seg_size,
+	      unsigned int segs, char *err, size_t errlen);
+
+/*
+ * InnoDB redo log (flavor RL_MYSQL or RL_MARIADB) into c: trx_commit (checked
+ * 0..2), innodb_log_file_size (0: 48M mysql, 96M mariadb) and the classic
+ * block layout (512-byte blocks; mysql: 2 files, 12-byte block header, 4-byte
+ * trailer, 2048-byte file header; mariadb: 1 file, 12288-byte file header).
+ * 0, or -1 with the reason in err as rl_pg_cfg().
+ */
+int rl_innodb_geo(struct rl_cfg *c, int flavor, unsigned long long file_size,
+		  unsigned int trx_commit, char *err, size_t errlen);
+
 int rl_log_open(struct rl_log *l, struct store *s, const struct rl_cfg *c,
 		const char *engine);
 /* Close; with c.unlink, remove every file the log created. */

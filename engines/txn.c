@@ -136,39 +136,15 @@ static struct fio_option options[] = {
 
 #define REFUSE(...) do { log_err("txn: " __VA_ARGS__); return 1; } while (0)
 
-static int is_pow2(unsigned long long v)
-{
-	return v && !(v & (v - 1));
-}
-
 static int pg_log(struct txn_options *o, struct rl_cfg *c, uint64_t pool)
 {
-	const char *m = o->wal_sync_method ? o->wal_sync_method : "";
+	char err[256];
 
-	if (!strcmp(m, "fdatasync"))
-		c->flush = RL_FLUSH_FDATASYNC;
-	else if (!strcmp(m, "fsync"))
-		c->flush = RL_FLUSH_FSYNC;
-	else if (!strcmp(m, "open_datasync"))
-		c->open_flags = O_DSYNC;
-	else if (!strcmp(m, "open_sync"))
-		c->open_flags = O_SYNC;
-	else
-		REFUSE("wal_sync_method=%s: unknown (fdatasync, fsync, open_datasync, open_sync)\n", m);
-	if (!is_pow2(o->wal_segment_size) || o->wal_segment_size < (1 << 20) ||
-	    o->wal_segment_size > (1ull << 30))
-		REFUSE("wal_segment_size=%llu: must be a power of two in 1M..1G\n", o->wal_segment_size);
-	if (o->wal_segments < 2 || o->wal_segments > 1024)
-		REFUSE("wal_segments=%u: must be 2..1024\n", o->wal_segments);
+	if (rl_pg_cfg(c, o->wal_sync_method, o->wal_segment_size, o->wal_segments, err, sizeof(err)))
+		REFUSE("%s", err);
 	if (o->max_wal_size && o->max_wal_size < 2 * o->wal_segment_size)
 		REFUSE("max_wal_size=%llu: must be 0 or at least 2 WAL segments (%llu)\n",
 		       o->max_wal_size, 2 * o->wal_segment_size);
-	c->g.flavor = RL_POSTGRES;
-	c->g.unit = 8192;
-	c->g.hdr = 24;
-	c->g.file_size = o->wal_segment_size;
-	c->g.nfiles = o->wal_segments;
-	c->trx_commit = 1;
 	/* wal_buffers = -1: shared_buffers / 32, 64 kB .. 16 MB */
 	c->bufsize = pool / 32 < (64 << 10) ? 64 << 10 : pool / 32 > (16 << 20) ? 16 << 20 : pool / 32;
 	return 0;
@@ -177,6 +153,7 @@ static int pg_log(struct txn_options *o, struct rl_cfg *c, uint64_t pool)
 static int innodb_log(struct txn_options *o, struct rl_cfg *c, int mariadb)
 {
 	const char *m = o->flush_method ? o->flush_method : mariadb ? "O_DIRECT" : "fsync";
+	char err[256];
 
 	c->flush = mariadb ? RL_FLUSH_FDATASYNC : RL_FLUSH_FSYNC;
 	if (!strcmp(m, "O_DSYNC")) {
@@ -187,23 +164,12 @@ static int innodb_log(struct txn_options *o, struct rl_cfg *c, int mariadb)
 	} else if (strcmp(m, "fsync")) {
 		REFUSE("innodb_flush_method=%s: unknown (fsync, O_DSYNC, O_DIRECT)\n", m);
 	}
-	if (o->trx_commit > 2)
-		REFUSE("innodb_flush_log_at_trx_commit=%u: must be 0, 1 or 2\n", o->trx_commit);
-	c->g.flavor = mariadb ? RL_MARIADB : RL_MYSQL;
-	c->trx_commit = o->trx_commit;
+	if (rl_innodb_geo(c, mariadb ? RL_MARIADB : RL_MYSQL, o->log_file_size, o->trx_commit,
+			  err, sizeof(err)))
+		REFUSE("%s", err);
 	c->bufsize = 16 << 20;
-	c->g.file_size = o->log_file_size ? o->log_file_size : mariadb ? 96 << 20 : 48 << 20;
-	c->g.unit = 512;
-	if (mariadb) {
-		c->g.file_hdr = 12288;
-		c->g.nfiles = 1;
-	} else {
+	if (!mariadb)
 		c->wa = 8192;
-		c->g.hdr = 12;
-		c->g.trl = 4;
-		c->g.file_hdr = 2048;
-		c->g.nfiles = 2;
-	}
 	if (c->g.file_size % 512 || c->g.file_size < (1 << 20))
 		REFUSE("innodb_log_file_size=%llu: must be a multiple of 512 and at least 1M\n",
 		       (unsigned long long)c->g.file_size);
