@@ -3,7 +3,8 @@
 . "$(dirname "$0")/lib.sh"
 D=$TMP/d
 mkdir -p "$D"
-# A redolog job of 3 clones, killed once each job acknowledged commits.
+# A redolog job of 3 clones, killed once each job acknowledged commits and its
+# write trace (stdio-buffered: SIGKILL loses the unwritten buffer) has reached the file.
 "$FIO" --name=nj --ioengine="external:$B/redolog.so" --directory="$D" --numjobs=3 \
 	--flavor=mysql --innodb_log_file_size=4m --bs=4k --iodepth=2 --rw=write --size=1g \
 	--time_based --runtime=60 --lsn_file="$TMP/lsn" --write_trace="$TMP/trace" \
@@ -12,7 +13,10 @@ pid=$!
 acked() { [ -s "$1" ] && od -An -tu8 -j8 -N8 "$1" | tr -d ' '; }
 for i in $(seq 1 300); do
 	n=0
-	for j in 1 2 3; do a=$(acked "$TMP/lsn.$j"); [ "${a:-0}" -gt 100000 ] && n=$((n + 1)); done
+	for j in 1 2 3; do
+		a=$(acked "$TMP/lsn.$j")
+		[ "${a:-0}" -gt 100000 ] && [ -s "$TMP/trace.$j" ] && n=$((n + 1))
+	done
 	[ $n = 3 ] && break
 	kill -0 $pid 2>/dev/null || { cat "$TMP/nj.out"; fail "fio exited early"; }
 	sleep 0.1
