@@ -2,7 +2,7 @@
 # shares: the run context (sweeps, commands, notes, measurements per repeat),
 # reading fio's JSON and sidecars of a sweep point, table formatting, and the
 # Ceph targets. tools/experiment imports everything from here.
-import importlib.machinery, json, os, shlex, shutil, subprocess, sys, time
+import importlib.machinery, json, os, statistics, shlex, shutil, subprocess, sys, time
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SW = importlib.machinery.SourceFileLoader("sweep", os.path.join(REPO, "tools", "sweep")).load_module()
@@ -88,6 +88,21 @@ def f(v, nd=2):
     if isinstance(v, str):
         return v
     return f"{v:,.{nd}f}" if abs(v) < 1000 else f"{v:,.0f}"
+
+
+
+def med(ctx, key):
+    """median, min and max of a measurement over its repeats (None where none ran)"""
+    v = [x for x in ctx.m.get(key, []) if x is not None]
+    return (statistics.median(v), min(v), max(v)) if v else (None, None, None)
+
+
+def cell(ctx, key, nd=3):
+    """a table cell: the median, with min–max when the point was repeated"""
+    m, lo, hi = med(ctx, key)
+    if m is None:
+        return "—"
+    return f"{f(m, nd)} ({f(lo, nd)}–{f(hi, nd)})" if ctx.reps > 1 else f(m, nd)
 
 
 def ratio(a, b):

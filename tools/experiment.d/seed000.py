@@ -3,8 +3,8 @@
 # repeat running every target before the next repeat starts (interleaved),
 # our figures recorded per repeat under the keys results/claims/seed000.json
 # names, and the page's detail tables (medians, min-max) and plot.
-import os, re, statistics
-from common import (SW, ceph_targets, f, jobs, pdir, point, sidecar, table, target_cleanup,
+import os, re
+from common import (cell, med, SW, ceph_targets, f, jobs, pdir, point, sidecar, table, target_cleanup,
                     target_env)
 
 OPS = [("install", "Mysql install db", 7.9, 38.3, 36.4), ("create", "Create table", 0.43, 4.2, 2.5),
@@ -82,18 +82,6 @@ def times(run, flavor="mysql"):
     if c:
         t["oltp-txps"] = c["write"]["iops"]
     return t
-
-
-def med(ctx, key):
-    v = [x for x in ctx.m.get(key, []) if x is not None]
-    return (statistics.median(v), min(v), max(v)) if v else (None, None, None)
-
-
-def cell(ctx, key, nd=3):
-    m, lo, hi = med(ctx, key)
-    if m is None:
-        return "—"
-    return f"{f(m, nd)} ({f(lo, nd)}–{f(hi, nd)})" if ctx.reps > 1 else f(m, nd)
 
 
 def fit(points):

@@ -3,8 +3,8 @@
 # (the sweep alternates rbd and posix at every connection count), repeated;
 # our tx/s per repeat under the keys results/claims/seed001.json names. Still
 # on redolog + pgpage (the txn engine of the txn issue replaces them).
-import os, shutil, statistics, subprocess
-from common import SW, f, jobs, point, table
+import os, shutil, subprocess
+from common import cell, med, SW, f, jobs, point, table
 
 SEED = {4: 287, 8: 422, 16: 591, 32: 779, 64: 866}
 LOCAL64 = 4000
@@ -31,25 +31,13 @@ def run(ctx):
     return page(ctx, conns, stores)
 
 
-def med(ctx, key):
-    v = [x for x in ctx.m.get(key, []) if x is not None]
-    return (statistics.median(v), min(v), max(v)) if v else (None, None, None)
-
-
-def cell(ctx, key, nd=0):
-    m, lo, hi = med(ctx, key)
-    if m is None:
-        return "—"
-    return f"{f(m, nd)} ({f(lo, nd)}–{f(hi, nd)})" if ctx.reps > 1 else f(m, nd)
-
-
 def page(ctx, conns, stores):
     lab = {"rbd": "RBD (2 images)", "posix": "local disk"}
     rows = []
     for c in conns:
         row = [c]
         for s in stores:
-            row += [cell(ctx, f"{s}/tps-{c}"), cell(ctx, f"{s}/p99-{c}", 2)]
+            row += [cell(ctx, f"{s}/tps-{c}", 0), cell(ctx, f"{s}/p99-{c}", 2)]
         rows.append(row + [SEED.get(c, "—"), LOCAL64 if c == 64 else "—"])
     head = ["connections"]
     for s in stores:

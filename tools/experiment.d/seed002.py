@@ -10,8 +10,8 @@
 # page cache is dropped (echo 3 > /proc/sys/vm/drop_caches), then the export
 # runs. Without that the read is served from memory and GlusterFS looks
 # faster than the local disk.
-import os, shutil, statistics, subprocess, time
-from common import REPO, SW, f, jobs, log, point, table
+import os, shutil, subprocess, time
+from common import cell, med, REPO, SW, f, jobs, log, point, table
 
 VARIANTS = [("local", "data on local ext4", None),
             ("gluster", "GlusterFS replica 2 (io-cache off: GlusterFS 10's default)", "off"),
@@ -133,18 +133,6 @@ def one(ctx, rep, v, iocache, d, exp_dir, tables, dsize, esize):
             ctx.measure(f"{v}/read-mibs", rep, r["read"]["bw_bytes"] / 1048576)
     log(f"seed002 r{rep + 1} {v}: schema {f(ctx.m.get(f'{v}/schema', [None])[-1], 3)} s, "
         f"export {f(ctx.m.get(f'{v}/export', [None])[-1], 3)} s")
-
-
-def med(ctx, key):
-    v = [x for x in ctx.m.get(key, []) if x is not None]
-    return (statistics.median(v), min(v), max(v)) if v else (None, None, None)
-
-
-def cell(ctx, key, nd=3):
-    m, lo, hi = med(ctx, key)
-    if m is None:
-        return "—"
-    return f"{f(m, nd)} ({f(lo, nd)}–{f(hi, nd)})" if ctx.reps > 1 else f(m, nd)
 
 
 def page(ctx, variants, tables, dsize, esize, gm):
