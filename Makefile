@@ -38,7 +38,7 @@ FIO_CFLAGS := -I$(FIO_SRC) -include config-host.h -Wno-sign-compare -Wno-address
 ENGINE_FIO_VERSION ?= fio-$(FIO_VERSION)
 FIO_CFLAGS += -DDBFIO_FIO_VERSION='"$(ENGINE_FIO_VERSION)"'
 STORE_CFLAGS := -include $(CB)/config.h -Iengines
-LDFLAGS_SO := -shared -rdynamic -Wl,-z,nodelete -Wl,--version-script=engines/export.map
+LDFLAGS_SO := -shared -rdynamic -Wl,-z,nodelete -Wl,--version-script=engines/glue/export.map
 
 ifeq ($(SANITIZE),1)
 # a separate build dir, so the sanitized objects never mix with the plain ones
@@ -47,47 +47,49 @@ CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer
 LDFLAGS_SO += -fsanitize=address,undefined
 endif
 
-# The store layer: backends whose library configure found.
-STORE_SRC := engines/store.c engines/store_posix.c engines/latstat.c
+# The store layer (engines/store/): backends whose library configure found,
+# the latency histograms and the ownership marker. fio-free, built with
+# dbfio's build/config.h.
+STORE_SRC := engines/store/store.c engines/store/store_posix.c engines/store/latstat.c \
+	engines/store/owner.c
 STORE_LIBS := -lpthread
 ifdef CONFIG_LIBURING
-STORE_SRC += engines/store_uring.c
+STORE_SRC += engines/store/store_uring.c
 STORE_LIBS += -luring
 endif
 ifdef CONFIG_LIBAIO
-STORE_SRC += engines/store_aio.c
+STORE_SRC += engines/store/store_aio.c
 STORE_LIBS += -laio
 endif
 ifdef CONFIG_LIBCEPHFS
-STORE_SRC += engines/store_cephfs.c
+STORE_SRC += engines/store/store_cephfs.c
 STORE_LIBS += -lcephfs
 endif
 ifdef CONFIG_RBD
-STORE_SRC += engines/store_rbd.c engines/store_rbd_table.c engines/store_rbd_lock.c
+STORE_SRC += engines/store/store_rbd.c engines/store/store_rbd_table.c engines/store/store_rbd_lock.c
 STORE_LIBS += -lrbd -lrados
 endif
 STORE_OBJ := $(STORE_SRC:engines/%.c=$(B)/obj/%.o)
 
-# Engines: engines/<name>.c plus the store layer (and per-engine extras).
-# Engines built: those whose source exists; rbdsnap needs librbd.
+# Engines: engines/<name>/ (every .c there: the fio hooks in <name>.c, its
+# fio-free halves in <name>_*.c) plus the fio glue (engines/glue/) and the
+# store layer. Engines built: those whose folder exists; rbdsnap needs librbd.
 ENGINES := $(foreach e,storeio redolog pgpage metastorm txn $(if $(CONFIG_RBD),rbdsnap),\
-	$(if $(wildcard engines/$(e).c),$(e)))
-# Per-engine extras: <engine>_EXTRA = more engine-side sources (fio headers),
+	$(if $(wildcard engines/$(e)/$(e).c),$(e)))
+# Per-engine extras: <engine>_EXTRA = another engine's sources it reuses,
 # <engine>_LIBS = more libraries.
-redolog_EXTRA := engines/redolog_log.c engines/redolog_flush.c
-pgpage_EXTRA := engines/pgpage_ckpt.c engines/pgpage_files.c
-txn_EXTRA := engines/txn_prof.c engines/txn_pool.c engines/txn_log.c engines/txn_db.c \
-	engines/redolog_log.c engines/redolog_flush.c engines/pgpage_ckpt.c
-rbdsnap_EXTRA := engines/rbdsnap_conn.c engines/rbdsnap_sched.c engines/rbdsnap_report.c
-metastorm_EXTRA := engines/metastorm_calls.c engines/metastorm_ddl.c engines/metastorm_report.c
+txn_EXTRA := engines/redolog/redolog_log.c engines/redolog/redolog_flush.c \
+	engines/pgpage/pgpage_ckpt.c
 rbdsnap_LIBS := -lrbd -lrados
 ifdef CONFIG_RBD_SNAP_CREATE2
-$(B)/obj/eng_rbdsnap_sched.o: CFLAGS += -DRBDSNAP_HAVE_SNAP_CREATE2
+$(B)/obj/eng/rbdsnap/rbdsnap_sched.o: CFLAGS += -DRBDSNAP_HAVE_SNAP_CREATE2
 endif
+engine_obj = $(patsubst engines/%.c,$(B)/obj/eng/%.o,$(wildcard engines/$(1)/*.c) $($(1)_EXTRA))
 
 ENGINE_SO := $(ENGINES:%=$(B)/%.so)
 TOOLS := $(patsubst tools/%.c,$(B)/%,$(wildcard tools/*.c))
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/*.c))
+HEADERS := $(wildcard engines/*/*.h)
 
 # keep the objects make would treat as intermediate
 .SECONDARY:
@@ -101,25 +103,27 @@ $(CB)/config.mk $(CB)/config.h:
 	@tools/deps
 	./configure
 
-$(B)/obj/%.o: engines/%.c engines/*.h $(CB)/config.h
+# the store layer: dbfio's config.h, never fio's headers
+$(B)/obj/store/%.o: engines/store/%.c $(HEADERS) $(CB)/config.h
 	@mkdir -p $(dir $@)
 	$(QUIET_CC)$(CC) $(BASE_CFLAGS) $(STORE_CFLAGS) $(CFLAGS) -c -o $@ $<
 
-$(B)/obj/eng_%.o: engines/%.c engines/*.h $(CB)/config.mk
+# engines and the fio glue: fio's headers with fio's config-host.h
+$(B)/obj/eng/%.o: engines/%.c $(HEADERS) $(CB)/config.mk
 	@mkdir -p $(dir $@)
 	$(QUIET_CC)$(CC) $(BASE_CFLAGS) $(FIO_CFLAGS) -Iengines $(CFLAGS) -c -o $@ $<
 
-ENGINE_COMMON := $(B)/obj/eng_fio_store.o $(B)/obj/eng_owner.o $(STORE_OBJ)
+ENGINE_COMMON := $(B)/obj/eng/glue/fio_store.o $(STORE_OBJ)
 
 .SECONDEXPANSION:
-$(B)/%.so: $(B)/obj/eng_%.o $$(addprefix $(B)/obj/eng_,$$(notdir $$(subst .c,.o,$$($$*_EXTRA)))) $(ENGINE_COMMON) engines/export.map
+$(B)/%.so: $$(call engine_obj,$$*) $(ENGINE_COMMON) engines/glue/export.map
 	$(QUIET_LINK)$(CC) $(CFLAGS) $(LDFLAGS_SO) -o $@ $(filter %.o,$^) $($*_LIBS) $(STORE_LIBS)
 
-$(B)/tests/%: tests/unit/%.c $(STORE_OBJ) engines/*.h
+$(B)/tests/%: tests/unit/%.c $(STORE_OBJ) $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(CC) $(BASE_CFLAGS) $(STORE_CFLAGS) $(CFLAGS) -o $@ $< $(STORE_OBJ) $(STORE_LIBS)
 
-$(B)/%: tools/%.c $(STORE_OBJ) engines/*.h
+$(B)/%: tools/%.c $(STORE_OBJ) $(HEADERS)
 	$(QUIET_LINK)$(CC) $(BASE_CFLAGS) $(STORE_CFLAGS) $(CFLAGS) -o $@ $< $(STORE_OBJ) $(STORE_LIBS)
 
 # every package the tests, the demo and the fidelity runs use (quick when present)

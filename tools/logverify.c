@@ -16,8 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "store.h"
-#include "redolog_fmt.h"
+#include "store/store.h"
+#include "redolog/redolog_fmt.h"
 
 #define MAX_REC	(64u << 20)
 

@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "redolog_fmt.h"
+#include "redolog/redolog_fmt.h"
 
 #define THREADS	4
 #define BUFLEN	4096

@@ -1,10 +1,10 @@
 /*
- * latstat_test.c - unit tests and a micro-benchmark for engines/latstat.c.
+ * latstat_test.c - unit tests and a micro-benchmark for engines/store/latstat.c.
  *
  * Build and run from the top of the tree:
  *
  *	gcc -std=gnu11 -O2 -Wall -Wextra -Werror -Iengines \
- *		tests/unit/latstat_test.c engines/latstat.c -o latstat_test
+ *		tests/unit/latstat_test.c engines/store/latstat.c -o latstat_test
  *	./latstat_test			checks; exit 0 when all pass
  *	./latstat_test --bench		ns per latstat_add() over 100M adds
  *
@@ -19,7 +19,7 @@
 #include <sys/wait.h>
 #include <time.h>
 
-#include "latstat.h"
+#include "store/latstat.h"
 
 static int failures;
 

@@ -6,8 +6,8 @@
  *
  *	gcc -std=gnu11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -Iengines \
  *		-DCONFIG_LIBURING -DCONFIG_LIBAIO tests/unit/store_async_test.c \
- *		engines/store.c engines/store_posix.c engines/store_uring.c \
- *		engines/store_aio.c engines/latstat.c -luring -laio \
+ *		engines/store/store.c engines/store/store_posix.c engines/store/store_uring.c \
+ *		engines/store/store_aio.c engines/store/latstat.c -luring -laio \
  *		-o store_async_test
  *	./store_async_test --store=uring --dir=/tmp/x [--direct] [--depth=32]
  *	./store_async_test --store=uring --dir=/tmp/x --bench=2000
@@ -33,7 +33,7 @@
 #include <unistd.h>
 #include <sys/resource.h>
 
-#include "store.h"
+#include "store/store.h"
 
 #define BS		4096
 #define NBLOCKS		256

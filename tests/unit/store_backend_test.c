@@ -32,7 +32,7 @@
 #include <rbd/librbd.h>
 #endif
 
-#include "store.h"
+#include "store/store.h"
 
 #define KiB		1024ull
 #define MiB		(1024 * KiB)

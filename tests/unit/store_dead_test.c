@@ -30,7 +30,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
-#include "store.h"
+#include "store/store.h"
 
 #define FAIL(...)	do { printf("FAIL: " __VA_ARGS__); putchar('\n'); return 1; } while (0)
 

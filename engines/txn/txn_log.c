@@ -26,7 +26,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "latstat.h"
+#include "store/latstat.h"
 #include "txn.h"
 
 #define TXN_MAX_REC	65536

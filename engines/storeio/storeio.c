@@ -15,7 +15,7 @@
 #include "fio.h"
 #include "optgroup.h"
 
-#include "fio_store.h"
+#include "glue/fio_store.h"
 
 struct storeio_iou {
 	struct store_req req;

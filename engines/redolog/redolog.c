@@ -24,7 +24,7 @@
 #include "fio.h"
 #include "optgroup.h"
 
-#include "fio_store.h"
+#include "glue/fio_store.h"
 #include "redolog.h"
 
 struct redolog_data {

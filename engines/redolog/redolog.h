@@ -1,6 +1,6 @@
 /*
- * redolog.h - the redolog engine's log writer (engines/redolog_log.c), used
- * by its fio hooks (engines/redolog.c). No fio headers: the log writer only
+ * redolog.h - the redolog engine's log writer (engines/redolog/redolog_log.c), used
+ * by its fio hooks (engines/redolog/redolog.c). No fio headers: the log writer only
  * talks to the store layer.
  */
 #ifndef DBFIO_REDOLOG_H
@@ -8,9 +8,9 @@
 
 #include <stdint.h>
 #include <stdio.h>
-#include "store.h"
+#include "store/store.h"
 #include "redolog_fmt.h"
-#include "owner.h"
+#include "store/owner.h"
 
 enum rl_flush { RL_FLUSH_NONE, RL_FLUSH_FSYNC, RL_FLUSH_FDATASYNC };
 

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "latstat.h"
+#include "store/latstat.h"
 #include "redolog.h"
 
 int rl_innodb_geo(struct rl_cfg *c, int flavor, unsigned long long file_size,

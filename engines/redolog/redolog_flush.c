@@ -1,5 +1,5 @@
 /*
- * redolog_flush.c - the log writer's flush path (engines/redolog_log.c
+ * redolog_flush.c - the log writer's flush path (engines/redolog/redolog_log.c
  * writes the groups): a group's writes and fdatasyncs as linked requests
  * on backends that link them (uring), the per-file flushes elsewhere, and
  * what happens after a write or flush failed (fsyncgate). Talks to the
@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "latstat.h"
+#include "store/latstat.h"
 #include "redolog.h"
 
 /* Wait until n submitted requests completed; any failure is the group's. */

@@ -24,7 +24,7 @@
 #include "fio.h"
 #include "optgroup.h"
 
-#include "fio_store.h"
+#include "glue/fio_store.h"
 
 struct rbdsnap_iou {
 	struct io_u *io_u;

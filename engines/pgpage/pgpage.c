@@ -31,7 +31,7 @@
 #include "fio_time.h"
 #include "optgroup.h"
 
-#include "fio_store.h"
+#include "glue/fio_store.h"
 #include "pgpage.h"
 
 #define PG_LAT_BATCH	64

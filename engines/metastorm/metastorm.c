@@ -24,7 +24,7 @@
 #include "fio.h"
 #include "optgroup.h"
 
-#include "fio_store.h"
+#include "glue/fio_store.h"
 #include "metastorm.h"
 
 struct metastorm_options {

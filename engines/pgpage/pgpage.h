@@ -12,8 +12,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "store.h"
-#include "owner.h"
+#include "store/store.h"
+#include "store/owner.h"
 
 /* Page guards: a page is in one of PG_STRIPES stripes (by global page number). */
 #define PG_STRIPES	4096

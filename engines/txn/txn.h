@@ -15,9 +15,9 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "pgpage.h"
-#include "redolog.h"
-#include "store.h"
+#include "pgpage/pgpage.h"
+#include "redolog/redolog.h"
+#include "store/store.h"
 
 enum txn_profile_id { TP_TPCB, TP_OLTP_RW, TP_INSERT, TP_READ_ONLY, TP_NR };
 

@@ -18,7 +18,7 @@
 #include <rados/librados.h>
 #include <rbd/librbd.h>
 
-#include "latstat.h"
+#include "store/latstat.h"
 
 #define RS_NAME_MAX	128	/* snapshot names we make or recognise */
 #define RS_RING		512	/* events in flight from helper threads to the job */

@@ -23,8 +23,8 @@
 #include "fio.h"
 #include "optgroup.h"
 
-#include "fio_store.h"
-#include "latstat.h"
+#include "glue/fio_store.h"
+#include "store/latstat.h"
 #include "txn.h"
 
 struct txn_data {

@@ -11,7 +11,7 @@
 
 #include "fio.h"
 
-#include "fio_store.h"
+#include "glue/fio_store.h"
 #include "metastorm.h"
 
 static const char *const flavor_names[] = { "mysql", "mariadb", "postgres" };

@@ -10,7 +10,7 @@
 #ifndef DBFIO_FIO_STORE_H
 #define DBFIO_FIO_STORE_H
 
-#include "store.h"
+#include "store/store.h"
 
 struct store_opts {
 	char *store;
