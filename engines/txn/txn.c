@@ -67,6 +67,7 @@ struct txn_options {
 	unsigned int doublewrite;
 	unsigned long long max_wal_size;
 	char *group_trace;
+	char *waldir;
 	unsigned long long debug_flush;		/* usec */
 };
 
@@ -125,6 +126,9 @@ static struct fio_option options[] = {
 	       "postgres: the first change of a page after a checkpoint logs the whole page", "1"),
 	TX_OPT("innodb_doublewrite", FIO_OPT_BOOL, doublewrite,
 	       "mysql/mariadb: an evicted page goes to the doublewrite buffer first (write + sync)", "1"),
+	TX_OPT("waldir", FIO_OPT_STR_STORE, waldir,
+	       "Directory of the log (initdb --waldir; innodb_log_group_home_dir), posix/uring/aio "
+	       "(default: the job's directory)", NULL),
 	TX_OPT("txn_group_trace", FIO_OPT_STR_STORE, group_trace,
 	       "Local file: one line per log flush with the number of commits it covered", NULL),
 	TX_OPT("debug_flush_delay", FIO_OPT_STR_VAL_TIME, debug_flush,
@@ -202,6 +206,22 @@ static int log_cfg(struct txn_options *o, struct txn_db_cfg *c)
 	return 0;
 }
 
+/* waldir=: the log in a directory of its own (another filesystem), as initdb --waldir does. */
+static int wal_dir(struct txn_options *o, struct txn_db_cfg *c)
+{
+	const char *st = o->so.store ? o->so.store : "posix";
+
+	if (!o->waldir || !*o->waldir)
+		return 0;
+	if (strcmp(st, "posix") && strcmp(st, "uring") && strcmp(st, "aio"))
+		REFUSE("waldir=%s: only store=posix, uring or aio have directories (store=%s)\n",
+		       o->waldir, st);
+	if (strlen(o->waldir) >= sizeof(c->waldir))
+		REFUSE("waldir=%s: longer than %zu bytes\n", o->waldir, sizeof(c->waldir) - 1);
+	strcpy(c->waldir, o->waldir);
+	return 0;
+}
+
 /* Resolve and check every option; one line naming option and value on error. */
 static int txn_config(struct thread_data *td, struct txn_db_cfg *c)
 {
@@ -232,7 +252,7 @@ static int txn_config(struct thread_data *td, struct txn_db_cfg *c)
 	txn_profile_make(&c->prof, prof, o->scale, o->table_size, c->page_size);
 	if (o->log_bytes)
 		c->prof.log_bytes = o->log_bytes;
-	if (log_cfg(o, c))
+	if (log_cfg(o, c) || wal_dir(o, c))
 		return 1;
 	c->prefill = o->prefill;
 	c->prewarm = o->prewarm;

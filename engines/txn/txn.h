@@ -172,6 +172,7 @@ int txn_log_commit(struct txn_log *l, uint32_t bytes, uint32_t binlog_bytes);
 /* ---- the database: shared by its connections ---- */
 struct txn_db_cfg {
 	char key[512];			/* store + directory + prefix */
+	char waldir[512];		/* the log's directory ("": the database's) */
 	struct store_config store;
 	struct txn_profile prof;
 	uint32_t page_size;
@@ -186,6 +187,7 @@ struct txn_db {
 	unsigned int refs;
 	struct txn_db_cfg c;
 	struct store *s;		/* set-up and the log */
+	struct store *ws;		/* the log's, when waldir= puts it elsewhere */
 	struct pg_geom g;
 	struct txn_pool pool;
 	struct pg_ckpt *ck;

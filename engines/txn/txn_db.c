@@ -156,7 +156,15 @@ static int db_open(struct txn_db *db, char *err, size_t errlen)
 	if (ret)
 		return ret;
 	db->pool.ck = db->ck;
-	ret = txn_log_open(&db->log, db->s, &db->c.log);
+	if (db->c.waldir[0]) {
+		struct store_config wc = db->c.store;
+
+		wc.root = db->c.waldir;
+		ret = store_init(&db->ws, &wc, err, errlen);
+		if (ret)
+			return ret;
+	}
+	ret = txn_log_open(&db->log, db->ws ? db->ws : db->s, &db->c.log);
 	if (ret) {
 		snprintf(err, errlen, "log: %s", db->log.err);
 		return ret;
@@ -169,6 +177,9 @@ static void db_close(struct txn_db *db)
 {
 	txn_log_close(&db->log);
 	db->log.ck = NULL;
+	if (db->ws)
+		store_exit(db->ws);
+	db->ws = NULL;
 	if (db->ck) {
 		pg_ckpt_stop(db->ck, 0);
 		db->ck_stats[0] = db->ck->checkpoints;
@@ -189,7 +200,8 @@ static int same_cfg(const struct txn_db_cfg *a, const struct txn_db_cfg *b)
 	return a->prof.id == b->prof.id && a->page_size == b->page_size &&
 	       a->pool_bytes == b->pool_bytes && a->prof.t[0].rows == b->prof.t[0].rows &&
 	       a->log.rl.trx_commit == b->log.rl.trx_commit &&
-	       a->log.rl.g.flavor == b->log.rl.g.flavor && a->log.log_bin == b->log.log_bin;
+	       a->log.rl.g.flavor == b->log.rl.g.flavor && a->log.log_bin == b->log.log_bin &&
+	       !strcmp(a->waldir, b->waldir);
 }
 
 struct txn_db *txn_db_attach(const struct txn_db_cfg *c, char *err, size_t errlen)
@@ -203,7 +215,7 @@ struct txn_db *txn_db_attach(const struct txn_db_cfg *c, char *err, size_t errle
 	if (db) {
 		if (!same_cfg(&db->c, c)) {
 			snprintf(err, errlen, "database %s is already open with other settings "
-				 "(profile, pool, flavor, trx_commit): give each its own directory "
+				 "(profile, pool, flavor, trx_commit, waldir): give each its own directory "
 				 "or txn_db_prefix", c->key);
 			db = NULL;
 		} else {
