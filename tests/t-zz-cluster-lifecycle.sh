@@ -27,15 +27,15 @@ eval "$($C env)"
 dir=$(dirname "$CEPH_CONF")
 ceph -s >"$TMP/s" 2>&1 || fail "ceph -s failed"
 grep -q HEALTH_OK "$TMP/s" || { cat "$TMP/s"; fail "cluster not HEALTH_OK"; }
-$C mount >"$TMP/m" 2>&1 || { cat "$TMP/m"; fail "mount failed"; }
-for m in cephfs ext4rbd; do
+$C mount --wal >"$TMP/m" 2>&1 || { cat "$TMP/m"; fail "mount --wal failed"; }
+for m in cephfs ext4rbd ext4rbd-wal; do
 	mountpoint -q "$dir/mnt/$m" || fail "no mount at $dir/mnt/$m"
 	dd if=/dev/zero of="$dir/mnt/$m/probe" bs=1M count=4 conv=fsync status=none || fail "write to $m failed"
 	rm -f "$dir/mnt/$m/probe"
 done
 pids=$(cat "$dir"/run/*.pid 2>/dev/null)
 loops=$(losetup -nO NAME,BACK-FILE | grep -F "$dir" | awk '{print $1}')
-[ -n "$loops" ] || fail "no loop device for ext4-on-RBD"
+[ "$(wc -w <<<"$loops")" = 2 ] || fail "not 2 loop devices for ext4 on the two RBD images: $loops"
 s=$SECONDS
 $C down >"$TMP/down" 2>&1 || { cat "$TMP/down"; fail "down failed"; }
 ok "down in $((SECONDS - s))s"
