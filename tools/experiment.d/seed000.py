@@ -180,7 +180,7 @@ def page(ctx, targets, res):
                + table(["target", "tx/s", "seed: tx/s"], rows)
                + "\n\nSeed (sysbench, 100K records, 60 s, the kernel CephFS client and ext4 on a kernel RBD "
                "device): **752.04 tx/s on CephFS, 597.17 on RBD**; R/W requests 10528.55 / 8360.37 per s "
-               "(14 reads and 4 writes a transaction). Ours: whole transactions of the txn engine "
+               "(14 read queries and 2 others, BEGIN and COMMIT, a transaction). Ours: whole transactions of the txn engine "
                "(`jobs/seed000-oltp.fio`: round trips, CPU per statement, the buffer pool, the redo log "
                "with group commit), the seed's own CephFS column beside both of our CephFS clients.")
     plot(ctx, targets, tn)

@@ -89,7 +89,7 @@ pool, and — 8 GB of RAM against 5 GB of data just written by `pgbench -i` — 
 kernel's page cache. Here the tables are scale {scale} (~{mb} MB) with shared_buffers = {sb}: the same
 1:5 ratio, so the model's buffer pool hits as often (uniform keys: the accounts pages hit about 1/5 of the
 time; branches, tellers and the index leaves stay resident; measured hit ratio {hit} at 64 connections),
-and its misses are reads of files that sit in this host's page cache (23 GiB of RAM), as most of the
+and its misses are reads of files that sit in this host's page cache ({ram} of RAM), as most of the
 seed's did. What the smaller database does not give: the seed's cold misses that went to the data image
 and its checkpoints' 1 GB of dirty buffers (checkpoint_timeout 300 s, max_wal_size 6 GB for
 checkpoint_segments = 128: no checkpoint falls inside one of our {rt} s points). tx/s is therefore set by
@@ -126,6 +126,11 @@ def page(ctx, conns, targets, scale, sb):
     rep = f"median (min–max) of {ctx.reps} repeats" if ctx.reps > 1 else "one run"
     hit = med(ctx, f"{targets[-1]}/hit-{conns[-1]}")[0]
     mb = round(scale * 15.6)
+    try:
+        with open("/proc/meminfo") as fi:
+            ram = f"{int(fi.readline().split()[1]) / 1048576:.0f} GiB"
+    except (OSError, ValueError, IndexError):
+        ram = "?"
     return (f"### pgbench (tpcb, scale {scale}, shared_buffers {sb}): transactions per second by connections, {rep}\n\n"
             + table(head, rows) +
             f"\n\nGain from {conns[0]} to {conns[-1]} connections (medians): " + (", ".join(gain) or "—") +
@@ -133,4 +138,4 @@ def page(ctx, conns, targets, scale, sb):
             "(the database's summary line, `avg_group`).\n\n"
             "![tx/s by connections: ours with min–max bars, the seed's hollow (log axis when the lines "
             "differ by 10× or more)](seed001-txps.svg)\n\n"
-            + SIZE_TEXT.format(scale=scale, mb=mb, sb=sb, hit=f(hit, 3), rt=5 if ctx.a.short else 15))
+            + SIZE_TEXT.format(scale=scale, mb=mb, sb=sb, ram=ram, hit=f(hit, 3), rt=5 if ctx.a.short else 15))
