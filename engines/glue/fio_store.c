@@ -13,6 +13,7 @@
 #include "fio_time.h"
 #include "optgroup.h"
 
+#include "store/json_out.h"
 #include "fio_store.h"
 
 /*
@@ -133,7 +134,9 @@ void fio_store_report(struct thread_data *td, const char *engine,
 {
 	struct latstat_row rows[SOP_NR];
 	char title[256], path[4096];
+	struct json_out j;
 	FILE *f;
+	int r;
 
 	if (!s || !s->cfg.timing)
 		return;
@@ -152,11 +155,19 @@ void fio_store_report(struct thread_data *td, const char *engine,
 		fprintf(stderr, "%s: lat_json=%s: %s\n", engine, path, strerror(errno));
 		return;
 	}
-	fprintf(f, "{\"engine\":\"%s\",\"job\":\"%s\",\"store\":\"%s\",\"calls\":",
-		engine, td->o.name, store_backend_name(s->cfg.backend));
-	latstat_print_json(f, rows, SOP_NR);
-	fprintf(f, "}\n");
-	fclose(f);
+	json_init(&j, f, 2);
+	json_obj_begin(&j);
+	json_kstr(&j, "engine", engine);
+	json_kstr(&j, "job", td->o.name);
+	json_kstr(&j, "store", store_backend_name(s->cfg.backend));
+	json_key(&j, "calls");
+	latstat_json(&j, rows, SOP_NR);
+	json_obj_end(&j);
+	r = json_finish(&j);
+	if (fclose(f) && !r)
+		r = -errno;
+	if (r)
+		fprintf(stderr, "%s: lat_json=%s: %s\n", engine, path, strerror(-r));
 }
 
 void fio_store_sync_sample(struct thread_data *td, uint64_t ns)

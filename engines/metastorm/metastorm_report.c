@@ -12,6 +12,7 @@
 #include "fio.h"
 
 #include "glue/fio_store.h"
+#include "store/json_out.h"
 #include "metastorm.h"
 
 static const char *const flavor_names[] = { "mysql", "mariadb", "postgres" };
@@ -70,46 +71,47 @@ static void print_tables(struct thread_data *td, struct ms_data *md,
 	}
 }
 
-static void json_counts(FILE *f, const uint64_t *count)
+static void json_counts(struct json_out *j, const char *key, const uint64_t *count)
 {
 	int c;
 
-	fprintf(f, "{");
+	json_kobj(j, key);
 	for (c = 0; c < MC_NR; c++)
-		fprintf(f, "%s\"%s\":%llu", c ? "," : "", ms_call_names[c],
-			(unsigned long long)count[c]);
-	fprintf(f, "}");
+		json_kuint(j, ms_call_names[c], count[c]);
+	json_obj_end(j);
 }
 
-static void json_phase(FILE *f, struct ms_data *md, const char *name, uint64_t ops,
+static void json_phase(struct json_out *j, const char *name, uint64_t ops,
 		       const uint64_t *count, const struct latstat *lat,
 		       const struct latstat *oplat)
 {
 	struct latstat_row rows[MC_NR];
 
-	fprintf(f, "\"%s\":{\"ops\":%llu,\"counts\":", name, (unsigned long long)ops);
-	json_counts(f, count);
+	json_kobj(j, name);
+	json_kuint(j, "ops", ops);
+	json_counts(j, "counts", count);
 	if (oplat) {
 		struct latstat_row op = { .name = "statement", .ls = oplat };
 
-		fprintf(f, ",\"latency\":");
-		latstat_print_json(f, &op, 1);
+		json_key(j, "latency");
+		latstat_json(j, &op, 1);
 	}
 	if (lat) {
 		call_rows(rows, lat);
-		fprintf(f, ",\"calls\":");
-		latstat_print_json(f, rows, MC_NR);
+		json_key(j, "calls");
+		latstat_json(j, rows, MC_NR);
 	}
-	fprintf(f, "}");
+	json_obj_end(j);
 }
 
 static void write_json(struct thread_data *td, struct ms_data *md, const char *base,
 		       const struct latstat *total)
 {
 	uint64_t ddl_count[MC_NR] = { 0 }, all_count[MC_NR] = { 0 }, nops = 0;
+	struct json_out j;
 	char path[4096];
 	FILE *f;
-	int p, c;
+	int p, c, r;
 
 	fio_store_sidecar_path(td, base, path, sizeof(path));
 	f = fopen(path, "w");
@@ -125,22 +127,28 @@ static void write_json(struct thread_data *td, struct ms_data *md, const char *b
 		}
 	for (p = 0; p < MS_NR_DDL; p++)
 		nops += md->ops[p];
-	fprintf(f, "{\"engine\":\"metastorm\",\"job\":\"%s\",\"flavor\":\"%s\",\"store\":\"%s\","
-		"\"timed\":%s,\"phases\":{", td->o.name, flavor_names[md->flavor],
-		store_backend_name(md->store->cfg.backend), md->lat ? "true" : "false");
-	for (p = 0; p < MS_NR_PHASE; p++) {
-		if (p)
-			fprintf(f, ",");
-		json_phase(f, md, ms_phase_names[p], md->ops[p], md->count[p],
+	json_init(&j, f, 3);	/* a line per phase member; a call's row on one */
+	json_obj_begin(&j);
+	json_kstr(&j, "engine", "metastorm");
+	json_kstr(&j, "job", td->o.name);
+	json_kstr(&j, "flavor", flavor_names[md->flavor]);
+	json_kstr(&j, "store", store_backend_name(md->store->cfg.backend));
+	json_kbool(&j, "timed", md->lat != NULL);
+	json_kobj(&j, "phases");
+	for (p = 0; p < MS_NR_PHASE; p++)
+		json_phase(&j, ms_phase_names[p], md->ops[p], md->count[p],
 			   md->lat ? md->lat[p] : NULL, p < MS_NR_DDL ? &md->oplat[p] : NULL);
-	}
-	fprintf(f, "},");
-	json_phase(f, md, "ddl", nops, ddl_count, total, NULL);
-	fprintf(f, ",\"all\":{\"counts\":");
-	json_counts(f, all_count);
-	fprintf(f, "}}\n");
-	if (fclose(f))
-		fprintf(stderr, "metastorm: table_json=%s: %s\n", path, strerror(errno));
+	json_obj_end(&j);
+	json_phase(&j, "ddl", nops, ddl_count, total, NULL);
+	json_kobj(&j, "all");
+	json_counts(&j, "counts", all_count);
+	json_obj_end(&j);
+	json_obj_end(&j);
+	r = json_finish(&j);
+	if (fclose(f) && !r)
+		r = -errno;
+	if (r)
+		fprintf(stderr, "metastorm: table_json=%s: %s\n", path, strerror(-r));
 }
 
 void ms_report(struct thread_data *td, struct ms_data *md, int table,

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/json_out.h"
 #include "rbdsnap.h"
 
 #define NS_PER_S	1000000000ull
@@ -405,146 +406,173 @@ void rs_report_print(FILE *out, const struct rs_report *r, const struct rs_meta 
 	}
 }
 
-/* JSON string body: the names we print are ours or Ceph's, escape anyway */
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; s && *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", *s);
-		else
-			fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
-static void rs_json_phases(FILE *f, const struct rs_report *r)
+static void rs_json_phases(struct json_out *j, const struct rs_report *r)
 {
 	const struct rs_phase *ph[RS_NKIND * (RS_MAXK + 1)];
 	int kind[RS_NKIND * (RS_MAXK + 1)], num[RS_NKIND * (RS_MAXK + 1)];
 	char nb[32];
 	int i, cnt = rs_order(r, ph, kind, num);
 
-	fprintf(f, "  \"phases\": [");
+	json_karr(j, "phases");
 	for (i = 0; i < cnt; i++) {
-		const struct rs_phase *p = ph[i];
-		const struct latstat *ls = &p->ls;
-		double secs = p->dur_ns / 1e9;
+		const struct latstat *ls = &ph[i]->ls;
+		double secs = ph[i]->dur_ns / 1e9;
 
-		fprintf(f, "%s\n    {\"name\": \"%s\", \"kind\": \"%s\", \"live_snaps\": %d, \"seconds\": %.3f, "
-			"\"ios\": %llu, \"iops\": %.1f, \"mean_us\": %.1f, \"p50_us\": %.1f, "
-			"\"p99_us\": %.1f, \"p99_9_us\": %.1f, \"max_us\": %.1f, \"slow\": %llu, "
-			"\"osd_slow_ops\": %lld, \"slow_ops_max\": %u}",
-			i ? "," : "", rs_phase_name(kind[i], num[i], nb, sizeof(nb)), rs_kind_json[kind[i]],
-			kind[i] == RS_K_CREATING ? num[i] - 1 : num[i], secs, (unsigned long long)ls->count,
-			secs > 0 ? ls->count / secs : 0.0, latstat_mean(ls) / 1e3,
-			latstat_percentile(ls, 50) / 1e3, latstat_percentile(ls, 99) / 1e3,
-			latstat_percentile(ls, 99.9) / 1e3, ls->max_ns / 1e3,
-			(unsigned long long)p->slow, r->osd_polls > 0 ? (long long)p->osd_slow : -1LL,
-			p->slow_ops_max);
+		json_obj_begin(j);
+		json_kstr(j, "name", rs_phase_name(kind[i], num[i], nb, sizeof(nb)));
+		json_kstr(j, "kind", rs_kind_json[kind[i]]);
+		json_kint(j, "live_snaps", kind[i] == RS_K_CREATING ? num[i] - 1 : num[i]);
+		json_kreal(j, "seconds", secs, 3);
+		json_kuint(j, "ios", ls->count);
+		json_kreal(j, "iops", secs > 0 ? ls->count / secs : 0.0, 1);
+		json_kreal(j, "mean_us", latstat_mean(ls) / 1e3, 1);
+		json_kreal(j, "p50_us", latstat_percentile(ls, 50) / 1e3, 1);
+		json_kreal(j, "p99_us", latstat_percentile(ls, 99) / 1e3, 1);
+		json_kreal(j, "p99_9_us", latstat_percentile(ls, 99.9) / 1e3, 1);
+		json_kreal(j, "max_us", ls->max_ns / 1e3, 1);
+		json_kuint(j, "slow", ph[i]->slow);
+		json_kint(j, "osd_slow_ops", r->osd_polls > 0 ? (long long)ph[i]->osd_slow : -1LL);
+		json_kuint(j, "slow_ops_max", ph[i]->slow_ops_max);
+		json_obj_end(j);
 	}
-	fprintf(f, "\n  ],\n");
+	json_arr_end(j);
 }
 
-static void rs_json_events(FILE *f, const struct rs_report *r)
+static void rs_json_events(struct json_out *j, const struct rs_report *r)
 {
 	size_t i;
 
-	fprintf(f, "  \"events\": [");
+	json_karr(j, "events");
 	for (i = 0; i < r->nev; i++) {
 		const struct rs_event *e = &r->ev[i];
 
-		fprintf(f, "%s\n    {\"t\": %.3f, \"t_end\": %.3f, \"op\": \"%s\", \"name\": ",
-			i ? "," : "", rs_ev_start(r, e),
-			e->t_ns > r->t0_ns ? (e->t_ns - r->t0_ns) / 1e9 : 0.0, rs_ev_op(e));
-		json_str(f, e->name);
-		fprintf(f, ", \"lat_ms\": %.3f, \"ret\": %d, \"live\": %d", e->lat_ns / 1e6,
-			e->ret < 0 ? e->ret : 0, e->live);
-		if (e->type == RS_EV_HEALTH)
-			fprintf(f, ", \"health\": \"%s\", \"slow_ops\": %u",
-				rs_health_name(e->health), e->slow_ops);
-		fputc('}', f);
+		json_obj_begin(j);
+		json_kreal(j, "t", rs_ev_start(r, e), 3);
+		json_kreal(j, "t_end", e->t_ns > r->t0_ns ? (e->t_ns - r->t0_ns) / 1e9 : 0.0, 3);
+		json_kstr(j, "op", rs_ev_op(e));
+		json_kstr(j, "name", e->name);
+		json_kreal(j, "lat_ms", e->lat_ns / 1e6, 3);
+		json_kint(j, "ret", e->ret < 0 ? e->ret : 0);
+		json_kint(j, "live", e->live);
+		if (e->type == RS_EV_HEALTH) {
+			json_kstr(j, "health", rs_health_name(e->health));
+			json_kuint(j, "slow_ops", e->slow_ops);
+		}
+		json_obj_end(j);
 	}
-	fprintf(f, "\n  ],\n");
+	json_arr_end(j);
 }
 
-static void rs_json_timeline(FILE *f, const struct rs_report *r)
+static void rs_json_timeline(struct json_out *j, const struct rs_report *r)
 {
-	size_t i, j;
+	char ev[RS_NAME_MAX + 16];
+	size_t i, k;
 
-	fprintf(f, "  \"timeline\": [");
+	json_karr(j, "timeline");
 	for (i = 0; i < r->nsec; i++) {
 		const struct rs_sec *s = &r->sec[i];
-		int n = 0;
 
-		fprintf(f, "%s\n    {\"t\": %zu, \"iops\": %u, \"max_lat_us\": %.1f, \"slow\": %u, "
-			"\"osd_slow_ops\": %u, \"live_snaps\": %d, \"health\": \"%s\", \"slow_ops\": %u, \"events\": [",
-			i ? "," : "", i, s->ios, s->max_ns / 1e3, s->slow, s->osd_slow, s->live,
-			s->health == -2 ? "" : rs_health_name(s->health), s->slow_ops);
-		for (j = 0; j < r->nev; j++) {
-			const struct rs_event *e = &r->ev[j];
+		json_obj_begin(j);
+		json_kuint(j, "t", i);
+		json_kuint(j, "iops", s->ios);
+		json_kreal(j, "max_lat_us", s->max_ns / 1e3, 1);
+		json_kuint(j, "slow", s->slow);
+		json_kuint(j, "osd_slow_ops", s->osd_slow);
+		json_kint(j, "live_snaps", s->live);
+		json_kstr(j, "health", s->health == -2 ? "" : rs_health_name(s->health));
+		json_kuint(j, "slow_ops", s->slow_ops);
+		json_karr(j, "events");
+		for (k = 0; k < r->nev; k++) {
+			const struct rs_event *e = &r->ev[k];
 
 			if (e->type == RS_EV_HEALTH || rs_ev_sec(r, e) != i)
 				continue;
-			fprintf(f, "%s\"%s %s\"", n++ ? ", " : "", rs_ev_op(e), e->name);
+			snprintf(ev, sizeof(ev), "%s %s", rs_ev_op(e), e->name);
+			json_str(j, ev);
 		}
-		fprintf(f, "]}");
+		json_arr_end(j);
+		json_obj_end(j);
 	}
-	fprintf(f, "\n  ]\n");
+	json_arr_end(j);
+}
+
+static void rs_json_meta(struct json_out *j, const struct rs_report *r, const struct rs_meta *m)
+{
+	const struct rs_sched_cfg *c = m->cfg;
+
+	json_kstr(j, "engine", "rbdsnap");
+	json_kint(j, "format", 2);
+	json_kstr(j, "job", m->job);
+	json_kstr(j, "pool", m->pool);
+	json_kstr(j, "image", m->image);
+	json_kuint(j, "image_size", m->image_size);
+	json_kstr(j, "run_id", m->runid);
+	json_key(j, "rbd_cache");
+	if (!strcmp(m->cache, "on") || !strcmp(m->cache, "off"))
+		json_bool(j, !strcmp(m->cache, "on"));
+	else
+		json_null(j);
+	json_kstr(j, "rbd_cache_policy", m->cache_policy ? m->cache_policy : "");
+	json_kobj(j, "schedule");
+	json_kreal(j, "snap_interval_s", c->interval_ns / 1e9, 3);
+	json_kint(j, "snap_every", c->every);
+	json_kreal(j, "snap_start_delay_s", c->start_delay_ns / 1e9, 3);
+	json_kint(j, "snap_keep", c->keep);
+	json_kint(j, "snap_count", c->count);
+	json_kreal(j, "snap_hold_s", c->hold_ns / 1e9, 3);
+	json_kstr(j, "snap_prefix", m->prefix);
+	json_obj_end(j);
+	json_kreal(j, "slow_threshold_ms", r->slow_ns / 1e6, 3);
+	json_kreal(j, "health_interval_s", c->health_ns / 1e9, 3);
+	json_kint(j, "stale_found", m->stale_found);
+	json_kint(j, "stale_removed", m->stale_removed);
+}
+
+static void rs_json_totals(struct json_out *j, const struct rs_report *r, const struct rs_meta *m)
+{
+	json_kreal(j, "seconds", r->end_ns > r->t0_ns ? (r->end_ns - r->t0_ns) / 1e9 : 0.0, 3);
+	json_kuint(j, "ios", r->ios);
+	json_kuint(j, "slow_ios", r->slow);
+	json_kobj(j, "health");
+	json_kuint(j, "polls", r->health_polls);
+	json_kstr(j, "worst", r->health_polls ? rs_health_name(r->health_worst) : "");
+	json_kuint(j, "slow_ops_max", r->slow_ops_max);
+	json_obj_end(j);
+	json_kobj(j, "osd_slow_ops");
+	json_kint(j, "polls", r->osd_polls);
+	json_kint(j, "count", r->osd_polls > 0 ? (long long)r->osd_slow : -1LL);
+	json_kreal(j, "max_ms", r->osd_slow_max_ns / 1e6, 1);
+	json_kreal(j, "threshold_s", r->osd_slow_keep_s, -1);
+	json_kbool(j, "lower_bound", r->osd_overflow);
+	json_obj_end(j);
+	json_kuint(j, "events_dropped", m->dropped);
 }
 
 int rs_report_json(const char *path, const struct rs_report *r, const struct rs_meta *m)
 {
-	const struct rs_sched_cfg *c = m->cfg;
+	struct json_out j;
 	char tmp[4096];
 	FILE *f;
+	int ret;
 
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	f = fopen(tmp, "w");
 	if (!f)
 		return -errno;
-	fprintf(f, "{\n  \"engine\": \"rbdsnap\",\n  \"format\": 2,\n  \"job\": ");
-	json_str(f, m->job);
-	fprintf(f, ",\n  \"pool\": ");
-	json_str(f, m->pool);
-	fprintf(f, ",\n  \"image\": ");
-	json_str(f, m->image);
-	fprintf(f, ",\n  \"image_size\": %llu,\n  \"run_id\": \"%s\",\n",
-		(unsigned long long)m->image_size, m->runid);
-	fprintf(f, "  \"rbd_cache\": %s,\n  \"rbd_cache_policy\": ",
-		!strcmp(m->cache, "on") ? "true" : !strcmp(m->cache, "off") ? "false" : "null");
-	json_str(f, m->cache_policy ? m->cache_policy : "");
-	fprintf(f, ",\n  \"schedule\": {\"snap_interval_s\": %.3f, \"snap_every\": %ld, "
-		"\"snap_start_delay_s\": %.3f, \"snap_keep\": %d, \"snap_count\": %d, "
-		"\"snap_hold_s\": %.3f, \"snap_prefix\": ", c->interval_ns / 1e9, c->every,
-		c->start_delay_ns / 1e9, c->keep, c->count, c->hold_ns / 1e9);
-	json_str(f, m->prefix);
-	fprintf(f, "},\n  \"slow_threshold_ms\": %.3f,\n  \"health_interval_s\": %.3f,\n",
-		r->slow_ns / 1e6, c->health_ns / 1e9);
-	fprintf(f, "  \"stale_found\": %d,\n  \"stale_removed\": %d,\n",
-		m->stale_found, m->stale_removed);
-	fprintf(f, "  \"seconds\": %.3f,\n  \"ios\": %llu,\n  \"slow_ios\": %llu,\n",
-		r->end_ns > r->t0_ns ? (r->end_ns - r->t0_ns) / 1e9 : 0.0,
-		(unsigned long long)r->ios, (unsigned long long)r->slow);
-	fprintf(f, "  \"health\": {\"polls\": %u, \"worst\": \"%s\", \"slow_ops_max\": %u},\n",
-		r->health_polls, r->health_polls ? rs_health_name(r->health_worst) : "",
-		r->slow_ops_max);
-	fprintf(f, "  \"osd_slow_ops\": {\"polls\": %d, \"count\": %lld, \"max_ms\": %.1f, "
-		"\"threshold_s\": %g, \"lower_bound\": %s},\n", r->osd_polls,
-		r->osd_polls > 0 ? (long long)r->osd_slow : -1LL, r->osd_slow_max_ns / 1e6,
-		r->osd_slow_keep_s, r->osd_overflow ? "true" : "false");
-	fprintf(f, "  \"events_dropped\": %u,\n", m->dropped);
-	rs_json_phases(f, r);
-	rs_json_events(f, r);
-	rs_json_timeline(f, r);
-	fprintf(f, "}\n");
-	if (fclose(f))
-		return -errno;
-	if (rename(tmp, path))
-		return -errno;
-	return 0;
+	json_init(&j, f, 2);
+	json_obj_begin(&j);
+	rs_json_meta(&j, r, m);
+	rs_json_totals(&j, r, m);
+	rs_json_phases(&j, r);
+	rs_json_events(&j, r);
+	rs_json_timeline(&j, r);
+	json_obj_end(&j);
+	ret = json_finish(&j);
+	if (fclose(f) && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp, path))
+		ret = -errno;
+	return ret;
 }
 
 void rs_report_free(struct rs_report *r)

@@ -27,6 +27,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "json_out.h"
 #include "latstat.h"
 
 #define LATSTAT_LAST	(LATSTAT_BUCKETS - 1)
@@ -304,70 +305,32 @@ void latstat_print_table(FILE *out, const char *title,
 
 /* ---- JSON ---- */
 
-/*
- * Quote s as a JSON string. Bytes >= 0x80 pass through untouched: names
- * are expected to be ASCII or UTF-8, and escaping them byte by byte would
- * turn valid UTF-8 into mojibake.
- */
-static void json_str(FILE *out, const char *s)
-{
-	const unsigned char *p;
-
-	fputc('"', out);
-	for (p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '"':
-			fputs("\\\"", out);
-			break;
-		case '\\':
-			fputs("\\\\", out);
-			break;
-		case '\n':
-			fputs("\\n", out);
-			break;
-		case '\r':
-			fputs("\\r", out);
-			break;
-		case '\t':
-			fputs("\\t", out);
-			break;
-		default:
-			if (*p < 0x20 || *p == 0x7f)
-				fprintf(out, "\\u%04x", *p);
-			else
-				fputc(*p, out);
-		}
-	}
-	fputc('"', out);
-}
-
-static void json_row(FILE *out, const struct latstat_row *r)
+static void json_row(struct json_out *j, const struct latstat_row *r)
 {
 	static const struct latstat empty;
 	const struct latstat *ls = r->ls ? r->ls : &empty;
 
-	json_str(out, r->name ? r->name : "");
-	fprintf(out, ": {\"count\": %" PRIu64 ", \"mean_ns\": %" PRIu64
-		", \"p50_ns\": %" PRIu64 ", \"p90_ns\": %" PRIu64
-		", \"p99_ns\": %" PRIu64 ", \"p99_9_ns\": %" PRIu64
-		", \"min_ns\": %" PRIu64 ", \"max_ns\": %" PRIu64
-		", \"total_ns\": %" PRIu64 "}",
-		ls->count, latstat_mean(ls),
-		latstat_percentile(ls, 50.0), latstat_percentile(ls, 90.0),
-		latstat_percentile(ls, 99.0), latstat_percentile(ls, 99.9),
-		ls->min_ns, ls->max_ns, ls->sum_ns);
+	json_kobj(j, r->name ? r->name : "");
+	json_kuint(j, "count", ls->count);
+	json_kuint(j, "mean_ns", latstat_mean(ls));
+	json_kuint(j, "p50_ns", latstat_percentile(ls, 50.0));
+	json_kuint(j, "p90_ns", latstat_percentile(ls, 90.0));
+	json_kuint(j, "p99_ns", latstat_percentile(ls, 99.0));
+	json_kuint(j, "p99_9_ns", latstat_percentile(ls, 99.9));
+	json_kuint(j, "min_ns", ls->min_ns);
+	json_kuint(j, "max_ns", ls->max_ns);
+	json_kuint(j, "total_ns", ls->sum_ns);
+	json_obj_end(j);
 }
 
-void latstat_print_json(FILE *out, const struct latstat_row *rows, int nrows)
+void latstat_json(struct json_out *j, const struct latstat_row *rows, int nrows)
 {
 	int i;
 
-	fputc('{', out);
-	for (i = 0; i < nrows; i++) {
-		fputs(i ? ",\n  " : "\n  ", out);
-		json_row(out, &rows[i]);
-	}
-	fputs(nrows > 0 ? "\n}\n" : "}\n", out);
+	json_obj_begin(j);
+	for (i = 0; i < nrows; i++)
+		json_row(j, &rows[i]);
+	json_obj_end(j);
 }
 
 uint64_t latstat_now_ns(void)

@@ -50,11 +50,13 @@ void latstat_print_table(FILE *out, const char *title,
 			 const struct latstat_row *rows, int nrows);
 
 /*
- * JSON object: {"<name>": {"count":..,"mean_ns":..,"p50_ns":..,"p90_ns":..,
- * "p99_ns":..,"p99_9_ns":..,"min_ns":..,"max_ns":..,"total_ns":..}, ...}
- * Rows with count == 0 are written too (count 0), so readers see every name.
+ * One JSON value (json_out.h), an object: {"<name>": {"count":..,"mean_ns":..,
+ * "p50_ns":..,"p90_ns":..,"p99_ns":..,"p99_9_ns":..,"min_ns":..,"max_ns":..,
+ * "total_ns":..}, ...}. Rows with count == 0 are written too (count 0), so
+ * readers see every name.
  */
-void latstat_print_json(FILE *out, const struct latstat_row *rows, int nrows);
+struct json_out;
+void latstat_json(struct json_out *j, const struct latstat_row *rows, int nrows);
 
 /* Monotonic clock in nanoseconds. */
 uint64_t latstat_now_ns(void);

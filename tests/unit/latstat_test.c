@@ -4,7 +4,8 @@
  * Build and run from the top of the tree:
  *
  *	gcc -std=gnu11 -O2 -Wall -Wextra -Werror -Iengines \
- *		tests/unit/latstat_test.c engines/store/latstat.c -o latstat_test
+ *		tests/unit/latstat_test.c engines/store/latstat.c engines/store/json_out.c \
+ *		-o latstat_test
  *	./latstat_test			checks; exit 0 when all pass
  *	./latstat_test --bench		ns per latstat_add() over 100M adds
  *
@@ -19,6 +20,7 @@
 #include <sys/wait.h>
 #include <time.h>
 
+#include "store/json_out.h"
 #include "store/latstat.h"
 
 static int failures;
@@ -353,8 +355,11 @@ static char *capture_json(const struct latstat_row *rows, int nrows)
 {
 	struct memout m = { NULL, 0 };
 	FILE *f = mem_open(&m);
+	struct json_out j;
 
-	latstat_print_json(f, rows, nrows);
+	json_init(&j, f, 1);
+	latstat_json(&j, rows, nrows);
+	CHECK(json_finish(&j) == 0, "json_finish: writer misused");
 	fclose(f);
 	if (!m.text)
 		abort();
