@@ -214,4 +214,39 @@ fio_wait() {
 	crash_check "$name" $rc "$@"
 	return $rc
 }
+# lsn_acked FILE: the LSN a redolog lsn_file= sidecar says was acknowledged
+# last (the u64 at byte 8); 0 while the file is missing or empty.
+lsn_acked() {
+	local a=
+	[ -s "$1" ] && a=$(od -An -tu8 -j8 -N8 "$1" | tr -d ' ')
+	echo "${a:-0}"
+}
+
+# kill_when_acked [--also CMD] PID NAME MIN TRIES LSN_FILE...: the crash
+# tests' "SIGKILL once commits are acknowledged". PID is a background redolog
+# fio writing its output to $TMP/NAME.out. Every 0.1 s (TRIES times at most,
+# then the kill comes anyway) read each LSN_FILE; once every one is past MIN
+# bytes (and `CMD LSN_FILE` succeeds for each, when given), SIGKILL fio and
+# wait for it (any other death is a crash). Fails when fio exits first or a
+# LSN_FILE acknowledged nothing. ACKED: the first LSN_FILE's LSN at the kill.
+kill_when_acked() {
+	local also=: pid name min tries f i n
+	[ "$1" = --also ] && { also=$2; shift 2; }
+	pid=$1 name=$2 min=$3 tries=$4; shift 4
+	for ((i = 0; i < tries; i++)); do
+		n=0
+		for f in "$@"; do
+			[ "$(lsn_acked "$f")" -gt "$min" ] && $also "$f" && n=$((n + 1))
+		done
+		[ $n = $# ] && break
+		kill -0 "$pid" 2>/dev/null || { cat "$TMP/$name.out"; fail "$name: fio exited early"; }
+		sleep 0.1
+	done
+	kill -KILL "$pid"
+	fio_wait "$pid" "$name" KILL "$TMP/$name.out"
+	for f in "$@"; do
+		[ "$(lsn_acked "$f")" -gt 0 ] || fail "$name: $f: nothing acknowledged before the kill"
+	done
+	ACKED=$(lsn_acked "$1")
+}
 cd "$TMP" || exit 1

@@ -52,7 +52,7 @@ ok "pgpage: block 3 of 16390 at 12 KiB"
 # redolog: one 100-byte commit; its sidecar (lsn_file=) says LSN 100 acknowledged
 one redolog redolog --rw=write --flavor=postgres --wal_segment_size=1m --wal_segments=2 --bs=100 \
 	--number_ios=1 --lsn_file="$TMP/abi.lsn"
-[ "$(od -An -tu8 -j8 -N8 "$TMP/abi.lsn" | tr -d ' ')" = 100 ] || fail "redolog: lsn_file= does not acknowledge 100 bytes"
+[ "$(lsn_acked "$TMP/abi.lsn")" = 100 ] || fail "redolog: lsn_file= does not acknowledge 100 bytes"
 "$B/logverify" --dir="$D" "$TMP/abi.lsn" >/dev/null || fail "redolog: logverify rejects the one commit"
 ok "redolog: one 100 B commit acknowledged and intact"
 # metastorm: one CREATE TABLE (ddl_mix=, tables=: engine options)

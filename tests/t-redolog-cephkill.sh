@@ -12,20 +12,12 @@ cephfs_cleanup "$ROOT-flushed" "$ROOT-skipped"
 export CEPH_ARGS="--client_oc_max_dirty_age=30"
 
 crash() {	# crash NAME EXTRA...: run, SIGKILL once commits were acknowledged, logverify
-	local name=$1 i ack; shift
+	local name=$1; shift
 	"$FIO" --name="$name" --ioengine="external:$E" --store=cephfs --store_root="$ROOT-$name" \
 		--flavor=mysql --innodb_log_file_size=8m --bs=4k --iodepth=4 --rw=write --size=1g \
 		--time_based --runtime=60 --lsn_file="$TMP/$name.lsn" "$@" >"$TMP/$name.out" 2>&1 &
 	local pid=$!
-	for i in $(seq 1 600); do
-		ack=$([ -s "$TMP/$name.lsn" ] && od -An -tu8 -j8 -N8 "$TMP/$name.lsn" | tr -d ' ')
-		[ "${ack:-0}" -gt 1000000 ] && break
-		kill -0 $pid 2>/dev/null || { cat "$TMP/$name.out"; fail "$name: fio exited early"; }
-		sleep 0.1
-	done
-	kill -KILL $pid
-	fio_wait $pid "$name" KILL "$TMP/$name.out"
-	[ "${ack:-0}" -gt 0 ] || fail "$name: nothing acknowledged before the kill"
+	kill_when_acked $pid "$name" 1000000 600 "$TMP/$name.lsn"
 	cephfs_evict $pid	# the MDS hands the dead client's caps to logverify at once
 	timeout 150 "$B/logverify" --store=cephfs --store-root="$ROOT-$name" "$TMP/$name.lsn" >"$TMP/$name.lv" 2>&1
 	echo $? >"$TMP/$name.rc"

@@ -14,20 +14,11 @@ rbd_cleanup "$IMG"
 export CEPH_ARGS="--rbd_cache=true --rbd_cache_policy=writeback --rbd_cache_writethrough_until_flush=false --rbd_cache_max_dirty_age=30"
 
 crash() {	# crash NAME EXTRA...: run, SIGKILL once commits were acknowledged, logverify
-	local name=$1 i ack; shift
+	local name=$1; shift
 	"$FIO" --name="$name" --ioengine="external:$E" --store=rbd --rbdname=$IMG --rbd_size=256m \
 		--flavor=mysql --innodb_log_file_size=8m --bs=4k --iodepth=4 --rw=write --size=1g \
 		--time_based --runtime=60 --lsn_file="$TMP/$name.lsn" "$@" >"$TMP/$name.out" 2>&1 &
-	local pid=$!
-	for i in $(seq 1 300); do
-		ack=$([ -s "$TMP/$name.lsn" ] && od -An -tu8 -j8 -N8 "$TMP/$name.lsn" | tr -d ' ')
-		[ "${ack:-0}" -gt 2000000 ] && break
-		kill -0 $pid 2>/dev/null || { cat "$TMP/$name.out"; fail "$name: fio exited early"; }
-		sleep 0.1
-	done
-	kill -KILL $pid
-	fio_wait $pid "$name" KILL "$TMP/$name.out"
-	[ "${ack:-0}" -gt 0 ] || fail "$name: nothing acknowledged before the kill"
+	kill_when_acked $! "$name" 2000000 300 "$TMP/$name.lsn"
 	timeout 120 "$B/logverify" --store=rbd --rbdname=$IMG "$TMP/$name.lsn" >"$TMP/$name.lv" 2>&1
 	echo $? >"$TMP/$name.rc"
 }

@@ -53,7 +53,6 @@ int fdatasync(int fd)
 }
 C
 gcc -shared -fPIC -O2 -o "$TMP/failsync.so" "$TMP/failsync.c" -ldl || fail "cannot build the shim"
-ack_of() { od -An -tu8 -j8 -N8 "$1" | tr -d ' '; }
 # fio writes its io_u error lines into --output ahead of the JSON
 jerr() { python3 -c "import json,sys; t=open(sys.argv[1]).read(); d=json.loads(t[t.index('\n{')+1 if not t.startswith('{') else 0:]); print($2)" "$1"; }
 
@@ -71,7 +70,7 @@ gate() {	# gate NAME FLAVOR ARGS...
 	err=$(jerr "$TMP/$n.json" "d['jobs'][0]['error']")
 	[ "$err" != 0 ] || fail "$n: fio reported no error after a failed flush"
 	before=$(cat "$TMP/$n.note")
-	after=$(ack_of "$TMP/$n.lsn")
+	after=$(lsn_acked "$TMP/$n.lsn")
 	[ "$after" = "$before" ] ||
 		fail "$n: acknowledged LSN moved from $before (at the failed flush) to $after: records the failed flush covered were acknowledged"
 	grep -q "^redolog: .*failed: Input/output error" "$TMP/$n.err" || { cat "$TMP/$n.err"; fail "$n: no error line naming the failed flush"; }

@@ -102,15 +102,8 @@ for fl in postgres mariadb; do
 	"$FIO" --name=k --ioengine="external:$E" --store=uring --directory="$TMP/k-$fl" --rw=write \
 		--flavor=$fl --innodb_log_file_size=4m --wal_segment_size=1m --bs=4k --size=1g --iodepth=4 \
 		--time_based --runtime=60 --lsn_file="$TMP/k-$fl.lsn" >"$TMP/k-$fl.out" 2>&1 &
-	kp=$!
-	for i in $(seq 1 300); do
-		ack=$([ -s "$TMP/k-$fl.lsn" ] && od -An -tu8 -j8 -N8 "$TMP/k-$fl.lsn" | tr -d ' ')
-		[ "${ack:-0}" -gt 3000000 ] && break
-		kill -0 $kp 2>/dev/null || { cat "$TMP/k-$fl.out"; fail "$fl: fio exited early"; }
-		sleep 0.1
-	done
-	kill -KILL $kp; wait $kp 2>/dev/null
-	ack=$(od -An -tu8 -j8 -N8 "$TMP/k-$fl.lsn" | tr -d ' ')
+	kill_when_acked $! "k-$fl" 3000000 300 "$TMP/k-$fl.lsn"
+	ack=$ACKED
 	dur=$(od -An -tu8 -j24 -N8 "$TMP/k-$fl.lsn" | tr -d ' ')
 	[ "$dur" = "$ack" ] && [ "$ack" -gt 0 ] || fail "$fl: after SIGKILL durable LSN $dur, acknowledged $ack (linked mode must advance durable_lsn with every group)"
 	a=$("$LV" --dir="$TMP/k-$fl" "$TMP/k-$fl.lsn") || fail "$fl: logverify: $a"

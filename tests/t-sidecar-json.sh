@@ -1,5 +1,5 @@
 #!/bin/bash
-# Description: every JSON sidecar (lat_json of storeio/redolog/pgpage(+.checkpointer)/metastorm/txn, metastorm's table_json, rbdsnap's snap_json) parses as strict UTF-8 JSON with Python's json module and carries back unchanged a job name, directory and snapshot prefix holding a quote, a backslash, a tab, UTF-8 and a byte that is not UTF-8
+# Description: every JSON sidecar (lat_json of storeio/redolog/pgpage(+.checkpointer)/metastorm/txn, metastorm's table_json, rbdsnap's snap_json) parses as strict UTF-8 JSON with Python's json module and carries back unchanged a job name and directory holding a quote, a backslash, a tab, UTF-8 and a byte that is not UTF-8 (rbdsnap: its snapshot prefix too, tab aside)
 # Timeout: 200
 . "$(dirname "$0")/lib.sh"
 # The oracle is Python: the file must decode as strict UTF-8 and parse; the job

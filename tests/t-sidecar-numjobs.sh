@@ -9,27 +9,15 @@ mkdir -p "$D"
 	--flavor=mysql --innodb_log_file_size=4m --bs=4k --iodepth=2 --rw=write --size=1g \
 	--time_based --runtime=60 --lsn_file="$TMP/lsn" --write_trace="$TMP/trace" \
 	--lat_json="$TMP/lat.json" >"$TMP/nj.out" 2>&1 &
-pid=$!
-acked() { [ -s "$1" ] && od -An -tu8 -j8 -N8 "$1" | tr -d ' '; }
-for i in $(seq 1 300); do
-	n=0
-	for j in 1 2 3; do
-		a=$(acked "$TMP/lsn.$j")
-		[ "${a:-0}" -gt 100000 ] && [ -s "$TMP/trace.$j" ] && n=$((n + 1))
-	done
-	[ $n = 3 ] && break
-	kill -0 $pid 2>/dev/null || { cat "$TMP/nj.out"; fail "fio exited early"; }
-	sleep 0.1
-done
-kill -KILL $pid
-fio_wait $pid nj KILL "$TMP/nj.out"
+trace_written() { [ -s "$TMP/trace.${1##*.}" ]; }
+kill_when_acked --also trace_written $! nj 100000 300 "$TMP/lsn.1" "$TMP/lsn.2" "$TMP/lsn.3"
 ls -l "$TMP" | grep -E 'lsn|trace' >"$TMP/ls"
 cat "$TMP/ls"
 [ ! -e "$TMP/lsn" ] || fail "a job wrote the unsuffixed sidecar $TMP/lsn (clones share it)"
 for j in 1 2 3; do
 	[ -s "$TMP/lsn.$j" ] || fail "job $j: no lsn_file.$j (its acknowledged LSN is recorded nowhere)"
-	a=$(acked "$TMP/lsn.$j")
-	[ "${a:-0}" -gt 0 ] || fail "job $j: lsn_file.$j shows nothing acknowledged"
+	a=$(lsn_acked "$TMP/lsn.$j")
+	[ "$a" -gt 0 ] || fail "job $j: lsn_file.$j shows nothing acknowledged"
 	# the job's own log: the prefix in the sidecar names this job only
 	pfx=$(dd if="$TMP/lsn.$j" bs=1 skip=40 count=32 2>/dev/null | tr -d '\0')
 	[ "$pfx" = "job$j-" ] || fail "job $j: lsn_file.$j is for log prefix '$pfx', not job$j-"

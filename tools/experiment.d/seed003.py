@@ -89,57 +89,63 @@ def s003_profile(ctx, tag, env):
     return run, cow
 
 
-def s003_phases(run, label, ctx):
-    rows = []
+# the phase each SNAPS value is about: three snapshots live; the writes a create stalls
+S003_KEY = {3: "snap3", 1: "creating snap1"}
+
+
+def s003_runs(run, ctx):
+    """the rbdsnap sidecars of the SNAPS=1,3 runs, read once: (SNAPS, REP, the
+    sidecar or None when the run failed, its phases by name)"""
+    out = []
     for n in (1, 3):
         for rep in reps(ctx):
             s = sidecar(run, "snaps.json", SNAPS=n, REP=rep)
-            if not s:
-                rows.append([label, f"SNAPS={n} #{rep}", "failed"] + [""] * 7)
+            out.append((n, rep, s, {p["name"]: p for p in s["phases"]} if s else {}))
+    return out
+
+
+def s003_phases(runs, label):
+    rows = []
+    for n, rep, s, _ in runs:
+        if not s:
+            rows.append([label, f"SNAPS={n} #{rep}", "failed"] + [""] * 7)
+            continue
+        for p in s["phases"]:
+            if p["seconds"] < 0.05 and not p["ios"]:
                 continue
-            for p in s["phases"]:
-                if p["seconds"] < 0.05 and not p["ios"]:
-                    continue
-                rows.append([label, f"SNAPS={n} #{rep}", p["name"], f(p["seconds"], 1), f(p["iops"], 1),
-                             f(p["p99_us"] / 1e3, 0), f(p["max_us"] / 1e3, 0), p["slow"],
-                             p.get("osd_slow_ops", "—"), p.get("slow_ops_max", f"{s['health']['slow_ops_max']} (run)")])
+            rows.append([label, f"SNAPS={n} #{rep}", p["name"], f(p["seconds"], 1), f(p["iops"], 1),
+                         f(p["p99_us"] / 1e3, 0), f(p["max_us"] / 1e3, 0), p["slow"],
+                         p.get("osd_slow_ops", "—"), p.get("slow_ops_max", f"{s['health']['slow_ops_max']} (run)")])
     return rows
 
 
-def s003_summary(run, label, ctx):
+def s003_summary(runs, label):
     """per run: baseline IOPS, 3-snapshot IOPS and fraction, the stall of one create"""
     rows = []
-    for n in (1, 3):
-        for rep in reps(ctx):
-            s = sidecar(run, "snaps.json", SNAPS=n, REP=rep)
-            if not s:
-                continue
-            ph = {p["name"]: p for p in s["phases"]}
-            b = ph.get("baseline", {}).get("iops")
-            key = "snap3" if n == 3 else "creating snap1"
-            k = ph.get(key, {})
-            rows.append([label, f"SNAPS={n} #{rep}", f(b, 1), key, f(k.get("iops"), 1),
-                         f"{100 * k['iops'] / b:.0f} %" if b and k.get("iops") is not None else "—",
-                         f((k.get("max_us") or 0) / 1e3, 0), k.get("slow", "—"), k.get("osd_slow_ops", "—"),
-                         s["health"]["slow_ops_max"], s.get("osd_slow_ops", {}).get("count", "—")])
+    for n, rep, s, ph in runs:
+        if not s:
+            continue
+        b = ph.get("baseline", {}).get("iops")
+        k = ph.get(S003_KEY[n], {})
+        rows.append([label, f"SNAPS={n} #{rep}", f(b, 1), S003_KEY[n], f(k.get("iops"), 1),
+                     f"{100 * k['iops'] / b:.0f} %" if b and k.get("iops") is not None else "—",
+                     f((k.get("max_us") or 0) / 1e3, 0), k.get("slow", "—"), k.get("osd_slow_ops", "—"),
+                     s["health"]["slow_ops_max"], s.get("osd_slow_ops", {}).get("count", "—")])
     return rows
 
 
-def s003_findings(run, label, ctx):
+def s003_findings(runs, label):
     """one line per cluster: the 3-snapshot fraction, the stalled create, Ceph's slow requests"""
     fr, cr, so, osd = [], [], [], []
-    for n in (1, 3):
-        for rep in reps(ctx):
-            s = sidecar(run, "snaps.json", SNAPS=n, REP=rep)
-            if not s:
-                continue
-            ph = {p["name"]: p for p in s["phases"]}
-            b = ph.get("baseline", {}).get("iops")
-            k = ph.get("snap3" if n == 3 else "creating snap1")
-            if b and k:
-                (fr if n == 3 else cr).append(100 * k["iops"] / b)
-            so.append(s["health"]["slow_ops_max"])
-            osd.append(s.get("osd_slow_ops", {}).get("count", -1))
+    for n, rep, s, ph in runs:
+        if not s:
+            continue
+        b = ph.get("baseline", {}).get("iops")
+        k = ph.get(S003_KEY[n])
+        if b and k:
+            (fr if n == 3 else cr).append(100 * k["iops"] / b)
+        so.append(s["health"]["slow_ops_max"])
+        osd.append(s.get("osd_slow_ops", {}).get("count", -1))
     rng = lambda v, u="": f"{min(v):.0f}–{max(v):.0f}{u}" if v else "—"
     return (f"- {label}: with three snapshots live, **{rng(fr, ' %')} of the baseline's IOPS**; writes issued "
             f"while one snapshot was being created: {rng(cr, ' %')} of the baseline's IOPS; SLOW_OPS in "
@@ -176,9 +182,10 @@ def run(ctx):
     out = ["Clusters, side by side (same job, same slow-op thresholds: `osd_op_complaint_time` = 1 s and "
            "`osd_op_history_slow_op_threshold` = 1 s set with `ceph config set osd` for the run):\n\n" +
            "\n".join(f"- **{label}**: {line}" for _, label, _, line in profiles)]
-    rows = sum((s003_summary(res[t][0], lab, ctx) for t, lab, _, _ in profiles), [])
+    runs = {t: s003_runs(res[t][0], ctx) for t in res}
+    rows = sum((s003_summary(runs[t], lab) for t, lab, _, _ in profiles), [])
     out.append("**Measured here** (ranges over the repetitions; computed from the table below):\n\n" +
-               "\n".join(s003_findings(res[t][0], lab, ctx) for t, lab, _, _ in profiles))
+               "\n".join(s003_findings(runs[t], lab) for t, lab, _, _ in profiles))
     out.append("### The collapse: 4 kB randwrite, iodepth 32, per run\n\nSNAPS=3: IOPS with three snapshots live "
                "(phase `snap3`) against the run's own baseline; SNAPS=1: IOPS of the writes issued while one "
                "snapshot was being created (phase `creating snap1`). Slow I/Os: ≥ 1 s, counted by the engine; "
@@ -186,7 +193,7 @@ def run(ctx):
                "phase; SLOW_OPS: the most `ceph health` reported during the run.\n\n" + table(
                    ["cluster", "run", "baseline IOPS", "phase", "IOPS", "of baseline", "max ms", "slow I/Os",
                     "OSD slow ops", "SLOW_OPS max", "OSD slow ops (run)"], rows))
-    rows = sum((s003_phases(res[t][0], lab, ctx) for t, lab, _, _ in profiles), [])
+    rows = sum((s003_phases(runs[t], lab) for t, lab, _, _ in profiles), [])
     out.append("### Every phase (an I/O belongs to the phase in which it was issued)\n\n" + table(
         ["cluster", "run", "phase", "secs", "IOPS", "p99 ms", "max ms", "slow I/Os", "OSD slow ops",
          "SLOW_OPS max"], rows))
