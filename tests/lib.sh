@@ -249,4 +249,33 @@ kill_when_acked() {
 	done
 	ACKED=$(lsn_acked "$1")
 }
+# redolog_crash_pair MIN TRIES: the redolog SIGKILL check of one store. The
+# test defines crash_store NAME (sets CRASH_STORE to the store options of job
+# NAME), crash_verify NAME (logverify of $TMP/NAME.lsn on that store) and, if
+# it needs one, crash_after PID (e.g. evict the dead client). Twice a mysql
+# log is written until MIN bytes are acknowledged, then SIGKILLed: "flushed" -
+# logverify finds every acknowledged record (exit 0); "skipped"
+# (debug_skip_flush=1) - it reports the loss (exit 1).
+redolog_crash_pair() {
+	local min=$1 tries=$2 name pid rc
+	for name in flushed skipped; do
+		crash_store "$name"
+		"$FIO" --name="$name" --ioengine="external:$B/redolog.so" "${CRASH_STORE[@]}" --flavor=mysql \
+			--innodb_log_file_size=8m --bs=4k --iodepth=4 --rw=write --size=1g --time_based --runtime=60 \
+			--lsn_file="$TMP/$name.lsn" $([ $name = skipped ] && echo --debug_skip_flush=1) \
+			>"$TMP/$name.out" 2>&1 &
+		pid=$!
+		kill_when_acked $pid "$name" "$min" "$tries" "$TMP/$name.lsn"
+		! declare -F crash_after >/dev/null || crash_after $pid
+		crash_verify "$name" >"$TMP/$name.lv" 2>&1
+		rc=$?
+		if [ $name = flushed ]; then
+			[ "$rc" = 0 ] || { cat "$TMP/$name.lv"; fail "after SIGKILL, logverify exit $rc with flushes on"; }
+			ok "SIGKILL with flushes: $(cat "$TMP/$name.lv")"
+		else
+			[ "$rc" = 1 ] || { cat "$TMP/$name.lv"; fail "after SIGKILL without flushes, logverify exit $rc (expected 1: loss)"; }
+			ok "SIGKILL with debug_skip_flush=1: $(cat "$TMP/$name.lv")"
+		fi
+	done
+}
 cd "$TMP" || exit 1
