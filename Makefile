@@ -50,8 +50,8 @@ endif
 # The store layer (engines/store/): backends whose library configure found,
 # the latency histograms, the ownership marker and the sidecars' JSON
 # writer. fio-free, built with dbfio's build/config.h.
-STORE_SRC := engines/store/store.c engines/store/store_posix.c engines/store/latstat.c \
-	engines/store/owner.c engines/store/json_out.c
+STORE_SRC := engines/store/store.c engines/store/store_phase.c engines/store/store_posix.c \
+	engines/store/latstat.c engines/store/owner.c engines/store/json_out.c
 STORE_LIBS := -lpthread
 ifdef CONFIG_LIBURING
 STORE_SRC += engines/store/store_uring.c

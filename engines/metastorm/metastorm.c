@@ -7,8 +7,9 @@
  * store=posix on any mounted file system, store=cephfs through libcephfs.
  * fio's latency of an io_u is the whole statement, timed here (fio's
  * fileoperations engines do the same). Every call is counted, and timed
- * unless syscall_table=0, per (DDL type, call); the table goes to stderr at
- * the end, the breakdown per DDL type to table_json=FILE.
+ * unless syscall_table=0, per (DDL type, call) by the store layer, under the
+ * phase the recipes set (store_set_phase); the table goes to stderr at the
+ * end, the breakdown per DDL type to table_json=FILE.
  *
  * The engine names its own files: a job needs directory= (or store=cephfs
  * store_root=) and number_ios= or runtime=. It refuses to start where a
@@ -256,17 +257,11 @@ static int alloc_data(struct ms_data *md, const struct metastorm_options *o,
 	if (!md->buf)
 		return 1;
 	snprintf(md->buf, 128, "dbfio metastorm page, job %d", td->thread_number);
-	if (md->account) {
-		md->lat = calloc(MS_NR_PHASE, sizeof(*md->lat));
-		if (!md->lat)
-			return 1;
-	}
 	return 0;
 }
 
 static void free_data(struct ms_data *md)
 {
-	free(md->lat);
 	free(md->buf);
 	free(md->tables);
 	free(md->tombs);
@@ -284,13 +279,20 @@ static int fio_metastorm_init(struct thread_data *td)
 		return 1;
 	if (alloc_data(md, o, td))
 		goto err;
-	/* the store's own timing stays off unless lat_table/lat_json ask */
-	if (fio_store_connect(td, "metastorm", &o->so, td->o.directory, 0, &md->store))
+	/* the store counts every call per phase, and times them when we account */
+	if (fio_store_connect(td, "metastorm", &o->so, td->o.directory, md->account,
+			      &md->store))
 		goto err;
 	if (fio_store_require(td, "metastorm", md->store,
 			      STORE_CAP_MKDIR | STORE_CAP_RENAME |
 			      (md->flavor == MS_POSTGRES ? STORE_CAP_TRUNCATE : 0)))
 		goto err_store;
+	ret = store_phases_init(md->store, ms_phase_names, MS_NR_PHASE);
+	if (ret) {
+		log_err("metastorm: store_phases_init(%d phases): %s\n", MS_NR_PHASE,
+			strerror(-ret));
+		goto err_store;
+	}
 	td->io_ops_data = md;
 	ret = ms_ddl_setup(md, o->tables);
 	if (ret) {
@@ -346,7 +348,7 @@ static enum fio_q_status fio_metastorm_queue(struct thread_data *td, struct io_u
 	if (!ret && md->flavor == MS_POSTGRES && md->since_ckpt >= md->ckpt_ops)
 		ret = ms_ddl_checkpoint(md);
 	if (ret) {
-		log_err("metastorm: %s: %s\n", ms_phase_names[md->phase], md->err);
+		log_err("metastorm: %s: %s\n", ms_phase_names[ms_phase(md)], md->err);
 		io_u->error = -ret;
 		td_verror(td, io_u->error, "metastorm DDL");
 	}

@@ -38,24 +38,13 @@ enum ms_phase {
 	MS_NR_PHASE,
 };
 
-/* The calls of the per-syscall table, named as strace names their syscalls' work */
-enum ms_call {
-	MC_OPEN,
-	MC_CLOSE,
-	MC_FSYNC,
-	MC_FDATASYNC,
-	MC_WRITE,
-	MC_READ,
-	MC_UNLINK,
-	MC_RENAME,
-	MC_MKDIR,
-	MC_FSTAT,
-	MC_TRUNCATE,
-	MC_RMDIR,
-	MC_SIZE,		/* lseek(SEEK_END): a size probe */
-	MC_FALLOCATE,
-	MC_NR,
-};
+/*
+ * The calls of the per-syscall table, in its order, named as strace names
+ * their syscalls' work: the store layer counts and times them per phase
+ * (store_phases_init); the report reads them from there.
+ */
+#define MC_NR	14
+extern const enum store_op ms_calls[MC_NR];
 
 /* A table: its name number and the number of the file that holds it now */
 struct ms_table {
@@ -85,9 +74,6 @@ struct ms_data {
 	int account;			/* time every call */
 	int keep;
 
-	enum ms_phase phase;		/* where calls are charged now */
-	uint64_t count[MS_NR_PHASE][MC_NR];
-	struct latstat (*lat)[MC_NR];	/* [MS_NR_PHASE][MC_NR], one allocation */
 	struct latstat oplat[MS_NR_PHASE];
 	uint64_t ops[MS_NR_PHASE];
 
@@ -114,29 +100,110 @@ struct ms_data {
 };
 
 extern const char *const ms_phase_names[MS_NR_PHASE];
-extern const char *const ms_call_names[MC_NR];
 
-/* metastorm_calls.c: accounted store calls, -errno with md->err set on failure */
-uint32_t ms_rand(struct ms_data *md);
+/* The phase the store charges calls to now (the store keeps it). */
+static inline enum ms_phase ms_phase(const struct ms_data *md)
+{
+	return (enum ms_phase)store_phase(md->store);
+}
+
+static inline void ms_set_phase(struct ms_data *md, enum ms_phase p)
+{
+	store_set_phase(md->store, p);
+}
+
+static inline uint32_t ms_rand(struct ms_data *md)
+{
+	/* xorshift64*: reproducible per job, no locks */
+	md->rnd ^= md->rnd >> 12;
+	md->rnd ^= md->rnd << 25;
+	md->rnd ^= md->rnd >> 27;
+	return (uint32_t)((md->rnd * 0x2545F4914F6CDD1DULL) >> 32);
+}
+
+/*
+ * metastorm_ddl.c. The recipes call the store directly; a failed call sets
+ * md->err ("<call>(<path>) failed: <cause>") and returns -errno.
+ */
 int ms_fail(struct ms_data *md, const char *call, const char *path, int ret);
-int ms_open(struct ms_data *md, const char *path, int flags, struct store_file **f);
-int ms_close(struct ms_data *md, struct store_file *f, const char *path);
-int ms_write(struct ms_data *md, struct store_file *f, const char *path,
-	     size_t len, uint64_t off);
-int ms_read(struct ms_data *md, struct store_file *f, const char *path,
-	    size_t len, uint64_t off);
-int ms_sync(struct ms_data *md, struct store_file *f, const char *path, int datasync);
-int ms_fstat(struct ms_data *md, struct store_file *f, const char *path);
-int ms_truncate(struct ms_data *md, struct store_file *f, const char *path);
-int ms_size(struct ms_data *md, struct store_file *f, const char *path);
-int ms_fallocate(struct ms_data *md, struct store_file *f, const char *path, size_t len);
-int ms_unlink(struct ms_data *md, const char *path);
-int ms_rename(struct ms_data *md, const char *from, const char *to);
-int ms_mkdir(struct ms_data *md, const char *path);
-int ms_rmdir(struct ms_data *md, const char *path);
-int ms_dirsync(struct ms_data *md, const char *dir);
 
-/* metastorm_ddl.c */
+/* 0, or ms_fail's -errno: the one place a recipe's store call is checked */
+static inline int ms_chk(struct ms_data *md, const char *call, const char *path, long ret)
+{
+	return ret < 0 ? ms_fail(md, call, path, (int)ret) : 0;
+}
+
+static inline int ms_open(struct ms_data *md, const char *path, int flags,
+			  struct store_file **f)
+{
+	return ms_chk(md, "open", path, store_open(md->store, path, flags, 0640, 0, f));
+}
+
+static inline int ms_close(struct ms_data *md, struct store_file *f, const char *path)
+{
+	return ms_chk(md, "close", path, store_close(md->store, f));
+}
+
+static inline int ms_read(struct ms_data *md, struct store_file *f, const char *path,
+			  size_t len, uint64_t off)
+{
+	/* reads land behind the written pages, at the end of the buffer */
+	return ms_chk(md, "pread", path,
+		      store_pread(md->store, f, md->buf + md->buflen - len, len, off));
+}
+
+static inline int ms_sync(struct ms_data *md, struct store_file *f, const char *path,
+			  int datasync)
+{
+	return datasync ? ms_chk(md, "fdatasync", path, store_fdatasync(md->store, f)) :
+			  ms_chk(md, "fsync", path, store_fsync(md->store, f));
+}
+
+static inline int ms_fstat(struct ms_data *md, struct store_file *f, const char *path)
+{
+	uint64_t size;
+
+	return ms_chk(md, "fstat", path, store_fstat(md->store, f, &size));
+}
+
+static inline int ms_truncate(struct ms_data *md, struct store_file *f, const char *path)
+{
+	return ms_chk(md, "ftruncate", path, store_truncate(md->store, f, 0));
+}
+
+static inline int ms_size(struct ms_data *md, struct store_file *f, const char *path)
+{
+	uint64_t size;
+
+	return ms_chk(md, "lseek(SEEK_END)", path, store_size(md->store, f, &size));
+}
+
+static inline int ms_fallocate(struct ms_data *md, struct store_file *f, const char *path,
+			       size_t len)
+{
+	return ms_chk(md, "fallocate", path, store_fallocate(md->store, f, 0, len));
+}
+
+static inline int ms_unlink(struct ms_data *md, const char *path)
+{
+	return ms_chk(md, "unlink", path, store_unlink(md->store, path));
+}
+
+static inline int ms_rename(struct ms_data *md, const char *from, const char *to)
+{
+	return ms_chk(md, "rename", from, store_rename(md->store, from, to));
+}
+
+static inline int ms_mkdir(struct ms_data *md, const char *path)
+{
+	return ms_chk(md, "mkdir", path, store_mkdir(md->store, path, 0750));
+}
+
+static inline int ms_rmdir(struct ms_data *md, const char *path)
+{
+	return ms_chk(md, "rmdir", path, store_rmdir(md->store, path));
+}
+
 int ms_ddl_setup(struct ms_data *md, unsigned int tables);
 int ms_ddl_prepare(struct ms_data *md, enum ms_phase ddl);
 int ms_ddl_run(struct ms_data *md, enum ms_phase ddl);

@@ -1,7 +1,8 @@
 /*
- * metastorm_ddl.c - what one DDL statement does to files, per database, and
- * the accounted calls the recipes are made of. docs/metastorm.md explains
- * each recipe and where it comes from.
+ * metastorm_ddl.c - what one DDL statement does to files, per database,
+ * through the store layer, which counts and times every call under the
+ * phase set here (a DDL type, setup, alter_copy, checkpoint, cleanup).
+ * docs/metastorm.md explains each recipe and where it comes from. fio-free.
  *
  * Layout, under the store root (fio's directory, or store_root on cephfs):
  *   dbfio_ms_<job>/                the job's data directory (mkdir at start;
@@ -29,6 +30,44 @@
 #define MS_FRM_BYTES	1045u		/* the .frm of (id INT PRIMARY KEY, v VARCHAR(100)), traced */
 #define MS_FRM_READ	82u		/* what DROP reads of it (the header), traced */
 #define MS_PG_CREATE_PROBES 7u		/* lseek(SEEK_END) per PostgreSQL 15 CREATE TABLE, traced */
+
+int ms_fail(struct ms_data *md, const char *call, const char *path, int ret)
+{
+	snprintf(md->err, sizeof(md->err), "%s(%s) failed: %s", call, path,
+		 store_strerror(md->store, ret));
+	return ret;
+}
+
+static int ms_write(struct ms_data *md, struct store_file *f, const char *path,
+		    size_t len, uint64_t off)
+{
+	ssize_t ret = store_pwrite(md->store, f, md->buf, len, off);
+
+	if (ret >= 0 && (size_t)ret != len) {
+		/* the store continues short writes: this one made no progress, gave no error */
+		snprintf(md->err, sizeof(md->err), "pwrite(%s) wrote %zd of %zu bytes at "
+			 "offset %llu (no error given)", path, ret, len, (unsigned long long)off);
+		return -EIO;
+	}
+	return ms_chk(md, "pwrite", path, ret);
+}
+
+/* A directory fsync is open + fsync + close, and counted as such (as strace sees it) */
+static int ms_dirsync(struct ms_data *md, const char *dir)
+{
+	struct store_file *f;
+	int ret;
+
+	if (!md->dirsync)
+		return 0;
+	ret = ms_open(md, dir, O_RDONLY | O_DIRECTORY, &f);
+	if (ret)
+		return ret;
+	/* MariaDB syncs directories with my_sync() = fdatasync, as its files */
+	ret = ms_sync(md, f, dir, md->flavor == MS_MARIADB);
+	ms_close(md, f, dir);
+	return ret;
+}
 
 /* Append one record to a shared log and sync it (a commit, a DDL log entry). */
 static int log_commit(struct ms_data *md, int which, size_t len, int datasync)
@@ -511,7 +550,7 @@ int ms_ddl_prepare(struct ms_data *md, enum ms_phase ddl)
 
 	if (ddl != MS_RENAME || !md->ntables)
 		return 0;
-	md->phase = MS_ALTER_COPY;
+	ms_set_phase(md, MS_ALTER_COPY);
 	ret = alter_copy(md, ms_rand(md) % md->ntables);
 	if (!ret)
 		md->ops[MS_ALTER_COPY]++;
@@ -520,7 +559,7 @@ int ms_ddl_prepare(struct ms_data *md, enum ms_phase ddl)
 
 int ms_ddl_run(struct ms_data *md, enum ms_phase ddl)
 {
-	md->phase = ddl;
+	ms_set_phase(md, ddl);
 	md->since_ckpt++;
 	switch (ddl) {
 	case MS_CREATE:
@@ -546,7 +585,7 @@ int ms_ddl_checkpoint(struct ms_data *md)
 	md->since_ckpt = 0;
 	if (!md->ntombs)
 		return 0;
-	md->phase = MS_CHECKPOINT;
+	ms_set_phase(md, MS_CHECKPOINT);
 	md->ops[MS_CHECKPOINT]++;
 	while (md->ntombs && !ret) {
 		t.file = md->tombs[md->ntombs - 1];
@@ -604,7 +643,7 @@ int ms_ddl_setup(struct ms_data *md, unsigned int tables)
 	unsigned int i;
 	int ret;
 
-	md->phase = MS_SETUP;
+	ms_set_phase(md, MS_SETUP);
 	ret = ms_mkdir(md, md->dir);
 	if (ret == -EEXIST) {
 		snprintf(md->err, sizeof(md->err), "%s already exists and was not made "
@@ -635,7 +674,7 @@ int ms_ddl_cleanup(struct ms_data *md)
 	int i, ret, first = 0;
 
 #define KEEP_FIRST(x)	do { ret = (x); if (ret && !first) first = ret; } while (0)
-	md->phase = MS_CLEANUP;
+	ms_set_phase(md, MS_CLEANUP);
 	for (i = 0; i < MS_NR_LOG; i++) {
 		if (!md->log[i].f)
 			continue;
@@ -648,7 +687,7 @@ int ms_ddl_cleanup(struct ms_data *md)
 		return first;
 	if (md->flavor == MS_POSTGRES && md->ntombs)
 		KEEP_FIRST(ms_ddl_checkpoint(md));
-	md->phase = MS_CLEANUP;
+	ms_set_phase(md, MS_CLEANUP);
 	while (md->ntables) {
 		struct ms_table *t = &md->tables[--md->ntables];
 

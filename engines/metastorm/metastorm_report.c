@@ -1,8 +1,10 @@
 /*
  * metastorm_report.c - the per-syscall table (stderr, in the shape of the
  * strace tables of seed 000: one row per call, its count and times) and the
- * JSON sidecar with the same breakdown per DDL type and phase. Never through
- * fio's log: with --output=FILE that is the JSON users parse.
+ * JSON sidecar with the same breakdown per DDL type and phase. The counts and
+ * latencies per phase are the store layer's (store_phase_counts/_lat); this
+ * file only picks the rows. Never through fio's log: with --output=FILE that
+ * is the JSON users parse.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,15 +19,39 @@
 
 static const char *const flavor_names[] = { "mysql", "mariadb", "postgres" };
 
-/* rows of one phase (or of a merged set) */
+const char *const ms_phase_names[MS_NR_PHASE] = {
+	[MS_CREATE]	= "create",
+	[MS_DROP]	= "drop",
+	[MS_OPEN]	= "open",
+	[MS_RENAME]	= "rename",
+	[MS_SETUP]	= "setup",
+	[MS_ALTER_COPY]	= "alter_copy",
+	[MS_CHECKPOINT]	= "checkpoint",
+	[MS_CLEANUP]	= "cleanup",
+};
+
+/* The rows of the table, in its order; named by store_op_name() */
+const enum store_op ms_calls[MC_NR] = {
+	SOP_OPEN, SOP_CLOSE, SOP_FSYNC, SOP_FDATASYNC, SOP_WRITE, SOP_READ, SOP_UNLINK,
+	SOP_RENAME, SOP_MKDIR, SOP_FSTAT, SOP_TRUNCATE, SOP_RMDIR, SOP_SIZE, SOP_FALLOCATE,
+};
+
+/* rows of one phase (or of a merged set), ls indexed by store op */
 static void call_rows(struct latstat_row rows[MC_NR], const struct latstat *ls)
 {
 	int c;
 
 	for (c = 0; c < MC_NR; c++) {
-		rows[c].name = ms_call_names[c];
-		rows[c].ls = &ls[c];
+		rows[c].name = store_op_name(ms_calls[c]);
+		rows[c].ls = &ls[ms_calls[c]];
 	}
+}
+
+static uint64_t phase_count(const struct ms_data *md, int phase, int c)
+{
+	const uint64_t *n = store_phase_counts(md->store, phase);
+
+	return n ? n[ms_calls[c]] : 0;
 }
 
 static void print_tables(struct thread_data *td, struct ms_data *md,
@@ -54,7 +80,7 @@ static void print_tables(struct thread_data *td, struct ms_data *md,
 	for (p = 0; p < MS_NR_DDL; p++) {
 		if (!md->ops[p])
 			continue;
-		call_rows(rows, md->lat[p]);
+		call_rows(rows, store_phase_lat(md->store, p));
 		snprintf(title, sizeof(title), "metastorm: syscalls of %s (%llu ops)",
 			 ms_phase_names[p], (unsigned long long)md->ops[p]);
 		latstat_print_table(stderr, title, rows, MC_NR);
@@ -65,7 +91,7 @@ static void print_tables(struct thread_data *td, struct ms_data *md,
 		int c;
 
 		for (c = 0; c < MC_NR; c++)
-			n += md->count[p][c];
+			n += phase_count(md, p, c);
 		fprintf(stderr, " %s %llu calls%s", ms_phase_names[p], (unsigned long long)n,
 			p + 1 < MS_NR_PHASE ? "," : "\n");
 	}
@@ -77,7 +103,7 @@ static void json_counts(struct json_out *j, const char *key, const uint64_t *cou
 
 	json_kobj(j, key);
 	for (c = 0; c < MC_NR; c++)
-		json_kuint(j, ms_call_names[c], count[c]);
+		json_kuint(j, store_op_name(ms_calls[c]), count[c]);
 	json_obj_end(j);
 }
 
@@ -121,9 +147,9 @@ static void write_json(struct thread_data *td, struct ms_data *md, const char *b
 	}
 	for (p = 0; p < MS_NR_PHASE; p++)
 		for (c = 0; c < MC_NR; c++) {
-			all_count[c] += md->count[p][c];
+			all_count[c] += phase_count(md, p, c);
 			if (p < MS_NR_DDL)
-				ddl_count[c] += md->count[p][c];
+				ddl_count[c] += phase_count(md, p, c);
 		}
 	for (p = 0; p < MS_NR_DDL; p++)
 		nops += md->ops[p];
@@ -133,11 +159,16 @@ static void write_json(struct thread_data *td, struct ms_data *md, const char *b
 	json_kstr(&j, "job", td->o.name);
 	json_kstr(&j, "flavor", flavor_names[md->flavor]);
 	json_kstr(&j, "store", store_backend_name(md->store->cfg.backend));
-	json_kbool(&j, "timed", md->lat != NULL);
+	json_kbool(&j, "timed", total != NULL);
 	json_kobj(&j, "phases");
-	for (p = 0; p < MS_NR_PHASE; p++)
-		json_phase(&j, ms_phase_names[p], md->ops[p], md->count[p],
-			   md->lat ? md->lat[p] : NULL, p < MS_NR_DDL ? &md->oplat[p] : NULL);
+	for (p = 0; p < MS_NR_PHASE; p++) {
+		uint64_t count[MC_NR];
+
+		for (c = 0; c < MC_NR; c++)
+			count[c] = phase_count(md, p, c);
+		json_phase(&j, ms_phase_names[p], md->ops[p], count,
+			   store_phase_lat(md->store, p), p < MS_NR_DDL ? &md->oplat[p] : NULL);
+	}
 	json_obj_end(&j);
 	json_phase(&j, "ddl", nops, ddl_count, total, NULL);
 	json_kobj(&j, "all");
@@ -157,15 +188,15 @@ void ms_report(struct thread_data *td, struct ms_data *md, int table,
 	struct latstat *total = NULL;
 	int p, c;
 
-	if (md->lat) {
-		/* all DDL types merged: once, at the end */
-		total = calloc(MC_NR, sizeof(*total));
+	if (store_phase_lat(md->store, 0)) {
+		/* all DDL types merged (indexed by store op): once, at the end */
+		total = calloc(SOP_NR, sizeof(*total));
 		if (!total)
 			return;
-		for (c = 0; c < MC_NR; c++) {
+		for (c = 0; c < SOP_NR; c++) {
 			latstat_reset(&total[c]);
 			for (p = 0; p < MS_NR_DDL; p++)
-				latstat_merge(&total[c], &md->lat[p][c]);
+				latstat_merge(&total[c], &store_phase_lat(md->store, p)[c]);
 		}
 	}
 	if (table && total)

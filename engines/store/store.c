@@ -133,6 +133,7 @@ void store_exit(struct store *s)
 		return;
 	if (s->ops->exit)
 		s->ops->exit(s);
+	store_phases_free(s);
 	free(s);
 }
 
@@ -157,16 +158,34 @@ const char *store_location(const struct store *s, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * Record one call of op: its count, its failure, and, when the store times
+ * calls, its latency ns; the same again under phase when there are phases.
+ */
+static inline void store_note(struct store *s, enum store_op op, unsigned int phase,
+			      int failed, uint64_t ns)
+{
+	struct store_phases *ph = s->ph;
+
+	s->count[op]++;
+	if (failed)
+		s->errors[op]++;
+	if (s->cfg.timing)
+		latstat_add(&s->lat[op], ns);
+	if (ph) {
+		ph->count[phase][op]++;
+		if (ph->lat)
+			latstat_add(&ph->lat[phase][op], ns);
+	}
+}
+
 /* Count, time and record one call; ret is what the backend returned. */
 #define STORE_CALL(s, op, call)						\
 ({									\
 	uint64_t __t0 = (s)->cfg.timing ? latstat_now_ns() : 0;	\
 	__typeof__(call) __ret = (call);				\
-	(s)->count[op]++;						\
-	if (__ret < 0)							\
-		(s)->errors[op]++;					\
-	if ((s)->cfg.timing)						\
-		latstat_add(&(s)->lat[op], latstat_now_ns() - __t0);	\
+	store_note((s), (op), (s)->ph ? (s)->ph->cur : 0, __ret < 0,	\
+		   (s)->cfg.timing ? latstat_now_ns() - __t0 : 0);	\
 	__ret;								\
 })
 
@@ -390,12 +409,18 @@ int store_submit(struct store *s, struct store_req *r)
 	}
 	r->pending = 1;
 	r->start_ns = latstat_now_ns();
+	r->phase = store_phase(s);
 	ret = s->ops->submit(s, r);
 	if (ret)
 		return ret;
 	s->count[r->op]++;
-	if (r->op == SOP_WRITE && (r->flags & SREQ_DATASYNC))
+	if (s->ph)
+		s->ph->count[r->phase][r->op]++;
+	if (r->op == SOP_WRITE && (r->flags & SREQ_DATASYNC)) {
 		s->count[SOP_FDATASYNC]++;
+		if (s->ph)
+			s->ph->count[r->phase][SOP_FDATASYNC]++;
+	}
 	s->inflight++;
 	return 0;
 }
@@ -414,6 +439,8 @@ static void store_account(struct store *s, struct store_req *r, uint64_t now)
 	/* a linked write+fdatasync pair is timed as one write */
 	if (s->cfg.timing)
 		latstat_add(&s->lat[r->op], now - r->start_ns);
+	if (s->ph && s->ph->lat)
+		latstat_add(&s->ph->lat[r->phase][r->op], now - r->start_ns);
 }
 
 int store_reap(struct store *s, unsigned int min, unsigned int max,

@@ -23,8 +23,11 @@
  * store_caps() at start-up and refuse with one line.
  *
  * Every call is counted per operation type (always on: tests use the counts)
- * and, when the config asks for it, timed into a struct latstat per type.
- * A struct store belongs to one thread.
+ * and, when the config asks for it, timed into a struct latstat per type;
+ * an engine that names phases (store_phases_init) gets the same counts and
+ * series per phase too. A struct store belongs to one thread (or to whoever
+ * holds the lock its owner keeps around it): counters and phase are plain
+ * fields.
  */
 #ifndef DBFIO_STORE_H
 #define DBFIO_STORE_H
@@ -142,12 +145,37 @@ struct store_req {
 
 	/* private to the store layer and the backend */
 	uint64_t start_ns;
+	unsigned int phase;		/* the store's phase at submit */
 	struct store_req *next;
 	int pending;
 	void *backend_data;
 };
 
 struct store_ops;
+
+/*
+ * Phases: what the engine was doing when it made a call (a DDL statement
+ * type, its set-up, a checkpoint). An engine names up to STORE_MAX_PHASES of
+ * them once (store_phases_init), then says which one is current
+ * (store_set_phase); every call is then also counted, and timed when
+ * cfg.timing, under the current phase — an asynchronous request under the
+ * phase it was submitted in. The totals (count[], errors[], lat[]) are kept
+ * as before. Without phases the cost per call is one NULL test.
+ *
+ * DBFIO_STORE_PHASE_MARK=1 in the environment (for tests): every change of
+ * phase makes one marker call, access("/dbfio-phase/<name>"), which fails
+ * with ENOENT, so that strace shows where each phase starts.
+ */
+#define STORE_MAX_PHASES	12
+
+struct store_phases {
+	unsigned int n;				/* named phases */
+	unsigned int cur;			/* calls are charged here */
+	const char *const *names;		/* the engine's, n of them */
+	int mark;				/* DBFIO_STORE_PHASE_MARK */
+	uint64_t count[STORE_MAX_PHASES][SOP_NR];
+	struct latstat (*lat)[SOP_NR];		/* [n][SOP_NR] when cfg.timing, else NULL */
+};
 
 struct store {
 	const struct store_ops *ops;
@@ -156,6 +184,7 @@ struct store {
 	uint64_t count[SOP_NR];			/* calls made, per type */
 	uint64_t errors[SOP_NR];		/* calls that failed */
 	struct latstat lat[SOP_NR];		/* filled when cfg.timing */
+	struct store_phases *ph;		/* NULL: no phases (store_phases_init) */
 	/* completions of backends without a real async path */
 	struct store_req *done_head, *done_tail;
 	unsigned int inflight;
@@ -280,6 +309,22 @@ int store_fallocate(struct store *s, struct store_file *f, uint64_t off, uint64_
 int store_submit(struct store *s, struct store_req *r);
 int store_reap(struct store *s, unsigned int min, unsigned int max,
 	       struct store_req **out, int64_t timeout_ns);
+
+/*
+ * store_phase.c. Name n (<= STORE_MAX_PHASES) phases; names must outlive the
+ * store. Phase 0 is current. -EINVAL for a bad n or a second call, -ENOMEM.
+ */
+int store_phases_init(struct store *s, const char *const *names, unsigned int n);
+/* From now on, calls are charged to phase (< n; ignored otherwise). */
+void store_set_phase(struct store *s, unsigned int phase);
+/* The current phase (0 without phases). */
+unsigned int store_phase(const struct store *s);
+/* Calls made in a phase, [SOP_NR]; NULL without phases or for a bad phase. */
+const uint64_t *store_phase_counts(const struct store *s, unsigned int phase);
+/* Their latencies, [SOP_NR]; NULL also when the store does not time calls. */
+const struct latstat *store_phase_lat(const struct store *s, unsigned int phase);
+/* Called by store_exit. */
+void store_phases_free(struct store *s);
 
 /* Rows for latstat_print_table/json, one per operation type. */
 void store_lat_rows(const struct store *s, struct latstat_row rows[SOP_NR]);
