@@ -5,6 +5,10 @@
  * rename), replayed as the file calls MySQL 8.0, MariaDB 10.11 or
  * PostgreSQL 15 make for it (metastorm_ddl.c), through the store layer:
  * store=posix on any mounted file system, store=cephfs through libcephfs.
+ * Each statement first spends the database's non-storage time: a client
+ * round trip (rtt, slept) and its parse/catalog CPU (cpu_per_stmt, ddl_cpu:
+ * burned as thread CPU time; dbtime.c, shared with txn), 0 by default; a
+ * calibrated profile (jobs/metastorm-profiles/) sets them.
  * fio's latency of an io_u is the whole statement, timed here (fio's
  * fileoperations engines do the same). Every call is counted, and timed
  * unless syscall_table=0, per (DDL type, call) by the store layer, under the
@@ -42,6 +46,9 @@ struct metastorm_options {
 	unsigned int keep;
 	unsigned int syscall_table;
 	char *table_json;
+	unsigned long long rtt;		/* usec */
+	unsigned long long cpu;		/* usec */
+	char *ddl_cpu;
 };
 
 #define MS_OPT(nm, typ, field, hlp, dflt)	\
@@ -88,6 +95,13 @@ static struct fio_option options[] = {
 	       "Time every call and print the per-syscall table to stderr", "1"),
 	MS_OPT("table_json", FIO_OPT_STR_STORE, table_json,
 	       "Write the per-DDL-type, per-syscall breakdown as JSON to this file", NULL),
+	MS_OPT("rtt", FIO_OPT_STR_VAL_TIME, rtt,
+	       "Client round trip per statement, slept (e.g. 60us; 0: none)", "0"),
+	MS_OPT("cpu_per_stmt", FIO_OPT_STR_VAL_TIME, cpu,
+	       "Parse/catalog CPU per statement, burned as thread CPU time (e.g. 500us)", "0"),
+	MS_OPT("ddl_cpu", FIO_OPT_STR_STORE, ddl_cpu,
+	       "CPU per DDL type, overriding cpu_per_stmt: create:900us,drop:400us,open:..,rename:..",
+	       NULL),
 	{
 		.name	= NULL,
 	},
@@ -137,6 +151,71 @@ static int parse_mix(const char *s, unsigned int mix[MS_NR_DDL], unsigned int *t
 	return ret;
 }
 
+/* "900us" -> ns; the unit is required (ns, us, ms, s) */
+static int parse_time(const char *v, uint64_t *ns)
+{
+	static const struct { const char *unit; double ns; } units[] = {
+		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
+	};
+	char *end;
+	double x = strtod(v, &end);
+	unsigned int i;
+
+	if (end == v || x < 0)
+		return 1;
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(end, units[i].unit)) {
+			*ns = (uint64_t)(x * units[i].ns + 0.5);
+			return 0;
+		}
+	return 1;
+}
+
+#define MS_MAX_STMT_NS	10000000000ull	/* 10 s of CPU or round trip per statement */
+
+/* rtt, cpu_per_stmt and ddl_cpu -> md->rtt_ns, md->cpu_ns[]; 0 or one log_err line */
+static int parse_dbtime(const struct metastorm_options *o, uint64_t *rtt_ns,
+			uint64_t cpu_ns[MS_NR_DDL])
+{
+	char *dup, *tok, *save = NULL;
+	int ret = 0, i;
+
+	if (o->rtt * 1000 > MS_MAX_STMT_NS || o->cpu * 1000 > MS_MAX_STMT_NS) {
+		log_err("metastorm: %s=%lluus: more than 10 s per statement\n",
+			o->rtt * 1000 > MS_MAX_STMT_NS ? "rtt" : "cpu_per_stmt",
+			o->rtt * 1000 > MS_MAX_STMT_NS ? o->rtt : o->cpu);
+		return 1;
+	}
+	*rtt_ns = o->rtt * 1000;
+	for (i = 0; i < MS_NR_DDL; i++)
+		cpu_ns[i] = o->cpu * 1000;
+	if (!o->ddl_cpu || !*o->ddl_cpu)
+		return 0;
+	dup = strdup(o->ddl_cpu);
+	if (!dup)
+		return 1;
+	for (tok = strtok_r(dup, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save)) {
+		char *colon = strchr(tok, ':');
+		uint64_t ns = 0;
+
+		if (colon)
+			*colon = '\0';
+		for (i = 0; i < MS_NR_DDL; i++)
+			if (!strcmp(tok, ms_phase_names[i]))
+				break;
+		if (i == MS_NR_DDL || !colon || parse_time(colon + 1, &ns) || ns > MS_MAX_STMT_NS) {
+			log_err("metastorm: ddl_cpu=%s: '%s%s%s': want <create|drop|open|rename>:"
+				"<time with unit ns, us, ms or s, at most 10s>\n", o->ddl_cpu, tok,
+				colon ? ":" : "", colon ? colon + 1 : "");
+			ret = 1;
+			break;
+		}
+		cpu_ns[i] = ns;
+	}
+	free(dup);
+	return ret;
+}
+
 /*
  * On a posix-like store, refuse when any name with our prefix exists in the
  * directory: the jobs of this run have not made theirs yet (setup runs for
@@ -170,6 +249,7 @@ static int check_foreign(struct thread_data *td)
 static int check_options(struct thread_data *td, struct metastorm_options *o)
 {
 	unsigned int mix[MS_NR_DDL], total;
+	uint64_t rtt, cpu[MS_NR_DDL];
 	unsigned int caps = store_backend_caps(store_backend_parse(o->so.store));
 
 	/* a synchronous store with real directories */
@@ -178,7 +258,7 @@ static int check_options(struct thread_data *td, struct metastorm_options *o)
 			"(any mounted fs) or store=cephfs\n", o->so.store);
 		return 1;
 	}
-	if (parse_mix(o->ddl_mix, mix, &total))
+	if (parse_mix(o->ddl_mix, mix, &total) || parse_dbtime(o, &rtt, cpu))
 		return 1;
 	if (o->page_size && (o->page_size < 4096 || o->page_size > 65536 ||
 			     (o->page_size & (o->page_size - 1)))) {
@@ -244,6 +324,7 @@ static int alloc_data(struct ms_data *md, const struct metastorm_options *o,
 	md->rnd = (td->o.rand_seed ? td->o.rand_seed : 0x9e3779b97f4a7c15ULL) +
 		  td->thread_number;
 	parse_mix(o->ddl_mix, md->mix, &md->mix_total);
+	parse_dbtime(o, &md->rtt_ns, md->cpu_ns);
 	snprintf(md->dir, sizeof(md->dir), MS_PREFIX "%d", td->thread_number);
 
 	/* writes come from the front, reads land behind them */
@@ -337,6 +418,11 @@ static enum fio_q_status fio_metastorm_queue(struct thread_data *td, struct io_u
 	ret = ms_ddl_prepare(md, ddl);
 	if (!ret) {
 		t0 = latstat_now_ns();
+		/* the database's own time first: the client's round trip, parse and catalog */
+		if (md->rtt_ns)
+			dbtime_round_trip(&md->dt, md->rtt_ns);
+		if (md->cpu_ns[ddl])
+			dbtime_burn(&md->dt, md->cpu_ns[ddl]);
 		ret = ms_ddl_run(md, ddl);
 		ns = latstat_now_ns() - t0;
 		md->ops[ddl]++;

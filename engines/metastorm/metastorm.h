@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dbtime/dbtime.h"
 #include "store/store.h"
 
 #define MS_PREFIX	"dbfio_ms_"
@@ -75,6 +76,10 @@ struct ms_data {
 	int keep;
 
 	struct latstat oplat[MS_NR_PHASE];
+	/* non-storage time per statement (dbtime.h): round trip, parse/catalog CPU */
+	uint64_t rtt_ns;
+	uint64_t cpu_ns[MS_NR_DDL];
+	struct dbtime dt;
 	uint64_t ops[MS_NR_PHASE];
 
 	unsigned int mix[MS_NR_DDL];	/* weights */

@@ -72,6 +72,15 @@ static void print_tables(struct thread_data *td, struct ms_data *md,
 		 "store=%s): %llu ops", td->o.name, flavor_names[md->flavor],
 		 store_backend_name(md->store->cfg.backend), (unsigned long long)nops);
 	latstat_print_table(stderr, title, rows, MS_NR_DDL);
+	if (md->dt.rtt_due_ns || md->dt.cpu_ns) {
+		fprintf(stderr, "metastorm: non-storage time in the statements above: rtt %lluus; cpu",
+			(unsigned long long)md->rtt_ns / 1000);
+		for (p = 0; p < MS_NR_DDL; p++)
+			fprintf(stderr, " %s %lluus", ms_phase_names[p],
+				(unsigned long long)md->cpu_ns[p] / 1000);
+		fprintf(stderr, "; slept %.3f ms, burned %.3f ms of thread CPU\n",
+			md->dt.rtt_ns / 1e6, md->dt.cpu_ns / 1e6);
+	}
 
 	call_rows(rows, total);
 	snprintf(title, sizeof(title), "metastorm: syscalls of all DDL statements (job %s)",
@@ -169,6 +178,15 @@ static void write_json(struct thread_data *td, struct ms_data *md, const char *b
 		json_phase(&j, ms_phase_names[p], md->ops[p], count,
 			   store_phase_lat(md->store, p), p < MS_NR_DDL ? &md->oplat[p] : NULL);
 	}
+	json_obj_end(&j);
+	json_kobj(&j, "nonstorage");
+	json_kuint(&j, "rtt_ns", md->rtt_ns);
+	json_kobj(&j, "cpu_ns");
+	for (p = 0; p < MS_NR_DDL; p++)
+		json_kuint(&j, ms_phase_names[p], md->cpu_ns[p]);
+	json_obj_end(&j);
+	json_kuint(&j, "rtt_slept_ns", md->dt.rtt_ns);
+	json_kuint(&j, "cpu_burned_ns", md->dt.cpu_ns);
 	json_obj_end(&j);
 	json_phase(&j, "ddl", nops, ddl_count, total, NULL);
 	json_kobj(&j, "all");

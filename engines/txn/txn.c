@@ -18,13 +18,12 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "fio.h"
 #include "optgroup.h"
 
+#include "dbtime/dbtime.h"
 #include "glue/fio_store.h"
-#include "store/latstat.h"
 #include "txn.h"
 
 struct txn_data {
@@ -33,7 +32,8 @@ struct txn_data {
 	struct txn_io io;
 	int io_ok;
 	uint64_t rnd;
-	uint64_t txns, stmts, cpu_ns, rtt_ns, rtt_due_ns;
+	uint64_t txns, stmts;
+	struct dbtime dt;		/* CPU burned, round trips slept */
 	uint64_t key[TXN_MAX_KEYS];
 	unsigned int fpi;		/* full-page images of this transaction */
 };
@@ -343,7 +343,7 @@ static void fio_txn_cleanup(struct thread_data *td)
 	fprintf(stderr, "txn: job %s (thread %d): txns=%llu stmts=%llu cpu_burned_ms=%.3f "
 		"rtt_slept_ms=%.3f\n", td->o.name, td->thread_number,
 		(unsigned long long)tx->txns, (unsigned long long)tx->stmts,
-		tx->cpu_ns / 1e6, tx->rtt_ns / 1e6);
+		tx->dt.cpu_ns / 1e6, tx->dt.rtt_ns / 1e6);
 	if (tx->io_ok)
 		txn_io_free(&tx->io);
 	if (tx->db)
@@ -362,55 +362,6 @@ static uint64_t rnd(struct txn_data *tx, uint64_t n)
 	tx->rnd ^= tx->rnd << 25;
 	tx->rnd ^= tx->rnd >> 27;
 	return (uint64_t)(((unsigned __int128)(tx->rnd * 2685821657736338717ull) * n) >> 64);
-}
-
-static uint64_t thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
-/* Burn ns of this thread's CPU time: on the CPU, not asleep. */
-static void burn(struct txn_data *tx, uint64_t ns)
-{
-	uint64_t t0 = thread_cpu_ns(), t;
-	volatile uint64_t x = 0;
-	unsigned int i;
-
-	do {
-		for (i = 0; i < 256; i++)
-			x += i;
-		t = thread_cpu_ns();
-	} while (t - t0 < ns);
-	tx->cpu_ns += t - t0;
-}
-
-/*
- * One round trip: rtt of wall time on average. A sleep overshoots by the
- * wake-up (hundreds of us on a loaded machine), while the calibrated rtt
- * already holds the real system's wake-ups: the overshoot is taken off the
- * next round trip (a credit of at most one: a long stall is not given back).
- */
-static void round_trip(struct txn_data *tx, uint64_t us)
-{
-	uint64_t want = us * 1000, t0, left;
-	struct timespec ts;
-
-	tx->rtt_due_ns += want;
-	if (tx->rtt_ns >= tx->rtt_due_ns) {
-		if (tx->rtt_ns - tx->rtt_due_ns > want)
-			tx->rtt_due_ns = tx->rtt_ns - want;
-		return;
-	}
-	left = tx->rtt_due_ns - tx->rtt_ns;
-	ts.tv_sec = left / 1000000000ull;
-	ts.tv_nsec = left % 1000000000ull;
-	t0 = latstat_now_ns();
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-	tx->rtt_ns += latstat_now_ns() - t0;
 }
 
 /* One statement's page accesses. */
@@ -457,9 +408,9 @@ static int transaction(struct thread_data *td, struct txn_data *tx)
 		tx->key[i] = rnd(tx, p->t[p->key_table[i]].rows);
 	for (i = 0; i < p->nstmts && !ret; i++) {
 		if (o->rtt)
-			round_trip(tx, o->rtt);
+			dbtime_round_trip(&tx->dt, o->rtt * 1000);
 		if (o->cpu)
-			burn(tx, o->cpu * 1000);
+			dbtime_burn(&tx->dt, o->cpu * 1000);
 		for (j = 0; j < p->s[i].nacc && !ret; j++)
 			ret = pages(tx, &p->s[i].acc[j]);
 		tx->stmts++;

@@ -1,0 +1,32 @@
+/*
+ * dbtime.h - the database server's time that is not storage, shared by the
+ * engines that model it (txn, metastorm): a statement's CPU, burned on the
+ * CPU as the calling thread's own CPU time (so connections compete for cores
+ * as backends do, and with the Ceph daemons on the same machine), and the
+ * client's round trip, slept. fio-free: no fio header, no store.
+ */
+#ifndef DBFIO_DBTIME_H
+#define DBFIO_DBTIME_H
+
+#include <stdint.h>
+
+/* One thread's account; zero it before use. Not shared between threads. */
+struct dbtime {
+	uint64_t cpu_ns;	/* CPU time burned (CLOCK_THREAD_CPUTIME_ID) */
+	uint64_t rtt_ns;	/* wall time slept in round trips */
+	uint64_t rtt_due_ns;	/* round trips asked for: rtt_ns follows it */
+};
+
+/* This thread's CPU time so far, in ns. */
+uint64_t dbtime_thread_cpu_ns(void);
+
+/* Burn ns of this thread's CPU time: on the CPU, not asleep. */
+void dbtime_burn(struct dbtime *t, uint64_t ns);
+
+/*
+ * One client round trip of ns wall time on average: a sleep, whose overshoot
+ * (the wake-up) is taken off the next round trip.
+ */
+void dbtime_round_trip(struct dbtime *t, uint64_t ns);
+
+#endif
