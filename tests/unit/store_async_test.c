@@ -6,7 +6,8 @@
  *
  *	gcc -std=gnu11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -Iengines \
  *		-DCONFIG_LIBURING -DCONFIG_LIBAIO tests/unit/store_async_test.c \
- *		engines/store/store.c engines/store/store_posix.c engines/store/store_uring.c \
+ *		engines/store/store.c engines/store/store_phase.c engines/store/store_posix.c \
+ *		engines/store/store_uring.c \
  *		engines/store/store_aio.c engines/store/latstat.c -luring -laio \
  *		-o store_async_test
  *	./store_async_test --store=uring --dir=/tmp/x [--direct] [--depth=32]
@@ -16,7 +17,9 @@
  * or --depth (submitting until -EBUSY, then reaping), read back and
  * compared, writes with SREQ_DATASYNC, fsync/fdatasync requests, requests
  * that fail, short writes, and the per-operation counters and latency
- * counts checked against what was done. --bench=N then times N 4 KiB write+fdatasync pairs at depth 1, as
+ * counts checked against what was done, in all and per phase (the syncs
+ * run in a phase of their own: store_set_phase; an asynchronous request is
+ * charged to the phase it was submitted in). --bench=N then times N 4 KiB write+fdatasync pairs at depth 1, as
  * one SREQ_DATASYNC request and as two synchronous calls.
  *
  * Exit 0 pass, 1 fail, 77 skip (backend not built or not permitted here,
@@ -151,12 +154,15 @@ static int test_write_read(struct test *t, int async)
 	return 0;
 }
 
-/* SREQ_DATASYNC writes past the first 256 blocks, then fsync requests. */
+static const char *const phase_names[] = { "main", "syncs" };
+
+/* SREQ_DATASYNC writes past the first 256 blocks, then fsync requests: phase 1. */
 static int test_syncs(struct test *t)
 {
 	uint64_t size = 0;
 	int i, ret;
 
+	store_set_phase(t->s, 1);
 	for (i = 0; i < NSYNCED; i++)
 		req_init(&t->reqs[i], SOP_WRITE, t->f, t->wbuf + i * BS,
 			 (uint64_t)(NBLOCKS + i) * BS, SREQ_DATASYNC);
@@ -188,6 +194,7 @@ static int test_sync_calls(struct test *t)
 {
 	ssize_t ret;
 
+	store_set_phase(t->s, 0);
 	ret = store_pwrite(t->s, t->f, t->wbuf, BS, 3 * BS);
 	t->count[SOP_WRITE]++;
 	if (ret != BS)
@@ -318,6 +325,37 @@ static int test_empty_reap(struct test *t)
 	return 0;
 }
 
+/* Phase 1 holds test_syncs' calls exactly; both phases add up to the totals. */
+static int check_phases(struct test *t)
+{
+	const uint64_t *p0 = store_phase_counts(t->s, 0), *p1 = store_phase_counts(t->s, 1);
+	const struct latstat *l1 = store_phase_lat(t->s, 1);
+	uint64_t want1[SOP_NR] = { 0 };
+	int op;
+
+	want1[SOP_WRITE] = NSYNCED;
+	want1[SOP_FDATASYNC] = NSYNCED + 1;
+	want1[SOP_FSYNC] = 1;
+	want1[SOP_FSTAT] = 1;
+	if (!p0 || !p1 || !l1)
+		FAIL("no phase counts or latencies after store_phases_init");
+	for (op = 0; op < SOP_NR; op++) {
+		/* the open came before store_phases_init: in the totals only */
+		uint64_t before = op == SOP_OPEN;
+
+		if (p1[op] != want1[op])
+			FAIL("phase syncs: %s counted %" PRIu64 ", want %" PRIu64,
+			     store_op_name(op), p1[op], want1[op]);
+		if (p0[op] + p1[op] + before != t->s->count[op])
+			FAIL("%s: phases %" PRIu64 " + %" PRIu64 " != total %" PRIu64,
+			     store_op_name(op), p0[op], p1[op], t->s->count[op]);
+	}
+	if (l1[SOP_WRITE].count != NSYNCED || l1[SOP_FSYNC].count != 1)
+		FAIL("phase syncs: %" PRIu64 " writes, %" PRIu64 " fsyncs timed; want %d, 1",
+		     l1[SOP_WRITE].count, l1[SOP_FSYNC].count, NSYNCED);
+	return 0;
+}
+
 static int check_counts(struct test *t)
 {
 	struct store *s = t->s;
@@ -336,7 +374,7 @@ static int check_counts(struct test *t)
 		     s->lat[SOP_WRITE].count, s->lat[SOP_READ].count);
 	if (s->inflight)
 		FAIL("store says %u requests still in flight", s->inflight);
-	return 0;
+	return check_phases(t);
 }
 
 static void bench_line(const char *what, const struct latstat *ls)
@@ -394,6 +432,9 @@ static int run(struct test *t, int direct)
 	}
 	if (ret)
 		FAIL("store_open(%s): %s", FILE_NAME, strerror(-ret));
+	ret = store_phases_init(t->s, phase_names, 2);
+	if (ret)
+		FAIL("store_phases_init: %s", strerror(-ret));
 	if (test_write_read(t, async) || test_syncs(t) || test_sync_calls(t) ||
 	    test_errors(t) || (!direct && test_short_write(t)) ||
 	    test_empty_reap(t) || check_counts(t))
