@@ -1,13 +1,18 @@
 /*
  * metastorm.h - state shared by the metastorm engine (metastorm.c: fio
- * hooks, options, report) and its DDL recipes (metastorm_ddl.c). Only
- * store.h/latstat.h types here, so both halves see one definition.
+ * hooks, options, report) and its DDL recipes (metastorm_ddl.c), and the
+ * recipes' store calls with their error lines. Only store.h/latstat.h/
+ * dbtime.h types here (fio-free), so both halves see one definition. The
+ * store layer counts and times every call, per phase (store_set_phase).
  */
 #ifndef DBFIO_METASTORM_H
 #define DBFIO_METASTORM_H
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "dbtime/dbtime.h"
 #include "store/store.h"
@@ -127,10 +132,17 @@ static inline uint32_t ms_rand(struct ms_data *md)
 }
 
 /*
- * metastorm_ddl.c. The recipes call the store directly; a failed call sets
- * md->err ("<call>(<path>) failed: <cause>") and returns -errno.
+ * The recipes' store calls (metastorm_ddl.c): the store counts and times
+ * them; a failed one sets md->err ("<call>(<path>) failed: <cause>") and
+ * returns -errno.
  */
-int ms_fail(struct ms_data *md, const char *call, const char *path, int ret);
+static inline int ms_fail(struct ms_data *md, const char *call, const char *path, int ret)
+{
+	snprintf(md->err, sizeof(md->err), "%s(%s) failed: %s", call, path,
+		 store_strerror(md->store, ret));
+	return ret;
+}
+
 
 /* 0, or ms_fail's -errno: the one place a recipe's store call is checked */
 static inline int ms_chk(struct ms_data *md, const char *call, const char *path, long ret)
@@ -209,6 +221,38 @@ static inline int ms_rmdir(struct ms_data *md, const char *path)
 	return ms_chk(md, "rmdir", path, store_rmdir(md->store, path));
 }
 
+static inline int ms_write(struct ms_data *md, struct store_file *f, const char *path,
+		    size_t len, uint64_t off)
+{
+	ssize_t ret = store_pwrite(md->store, f, md->buf, len, off);
+
+	if (ret >= 0 && (size_t)ret != len) {
+		/* the store continues short writes: this one made no progress, gave no error */
+		snprintf(md->err, sizeof(md->err), "pwrite(%s) wrote %zd of %zu bytes at "
+			 "offset %llu (no error given)", path, ret, len, (unsigned long long)off);
+		return -EIO;
+	}
+	return ms_chk(md, "pwrite", path, ret);
+}
+
+/* A directory fsync is open + fsync + close, and counted as such (as strace sees it) */
+static inline int ms_dirsync(struct ms_data *md, const char *dir)
+{
+	struct store_file *f;
+	int ret;
+
+	if (!md->dirsync)
+		return 0;
+	ret = ms_open(md, dir, O_RDONLY | O_DIRECTORY, &f);
+	if (ret)
+		return ret;
+	/* MariaDB syncs directories with my_sync() = fdatasync, as its files */
+	ret = ms_sync(md, f, dir, md->flavor == MS_MARIADB);
+	ms_close(md, f, dir);
+	return ret;
+}
+
+/* metastorm_ddl.c */
 int ms_ddl_setup(struct ms_data *md, unsigned int tables);
 int ms_ddl_prepare(struct ms_data *md, enum ms_phase ddl);
 int ms_ddl_run(struct ms_data *md, enum ms_phase ddl);

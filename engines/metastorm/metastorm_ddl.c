@@ -31,44 +31,6 @@
 #define MS_FRM_READ	82u		/* what DROP reads of it (the header), traced */
 #define MS_PG_CREATE_PROBES 7u		/* lseek(SEEK_END) per PostgreSQL 15 CREATE TABLE, traced */
 
-int ms_fail(struct ms_data *md, const char *call, const char *path, int ret)
-{
-	snprintf(md->err, sizeof(md->err), "%s(%s) failed: %s", call, path,
-		 store_strerror(md->store, ret));
-	return ret;
-}
-
-static int ms_write(struct ms_data *md, struct store_file *f, const char *path,
-		    size_t len, uint64_t off)
-{
-	ssize_t ret = store_pwrite(md->store, f, md->buf, len, off);
-
-	if (ret >= 0 && (size_t)ret != len) {
-		/* the store continues short writes: this one made no progress, gave no error */
-		snprintf(md->err, sizeof(md->err), "pwrite(%s) wrote %zd of %zu bytes at "
-			 "offset %llu (no error given)", path, ret, len, (unsigned long long)off);
-		return -EIO;
-	}
-	return ms_chk(md, "pwrite", path, ret);
-}
-
-/* A directory fsync is open + fsync + close, and counted as such (as strace sees it) */
-static int ms_dirsync(struct ms_data *md, const char *dir)
-{
-	struct store_file *f;
-	int ret;
-
-	if (!md->dirsync)
-		return 0;
-	ret = ms_open(md, dir, O_RDONLY | O_DIRECTORY, &f);
-	if (ret)
-		return ret;
-	/* MariaDB syncs directories with my_sync() = fdatasync, as its files */
-	ret = ms_sync(md, f, dir, md->flavor == MS_MARIADB);
-	ms_close(md, f, dir);
-	return ret;
-}
-
 /* Append one record to a shared log and sync it (a commit, a DDL log entry). */
 static int log_commit(struct ms_data *md, int which, size_t len, int datasync)
 {
