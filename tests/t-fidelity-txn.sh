@@ -43,6 +43,13 @@ command -v mariadbd >/dev/null && command -v sysbench >/dev/null ||
 [ -f "$B/txn.so" ] || fail "build/txn.so is missing (run make)"
 mkdir -p "$TMP/local"
 chmod 755 "$TMP" "$TMP/local"
+# dbtrace's sysbench workload: refused on PostgreSQL, several counts only untraced
+"$REPO/tools/dbtrace" --db postgres --dir "$TMP/local" --workload sysbench --no-trace >"$TMP/bad1" 2>&1 &&
+	fail "sysbench on postgres accepted"
+grep -q "^dbtrace: the sysbench workload is MariaDB only$" "$TMP/bad1" || fail "sysbench on postgres: $(cat "$TMP/bad1")"
+"$REPO/tools/dbtrace" --db mariadb --dir "$TMP/local" --workload sysbench --clients 1,4 >"$TMP/bad2" 2>&1 &&
+	fail "several --clients traced accepted"
+grep -q "several --clients need --no-trace" "$TMP/bad2" || fail "several --clients traced: $(cat "$TMP/bad2")"
 "$REPO/tools/fidelity" ratios --targets "local=$TMP/local" --rounds 1 --seconds 2 --dbs mariadb \
 	--pgbench-clients '' --sysbench-clients 2 --table-size 5000 --no-ddl --md "$TMP/r.md" >"$TMP/r.out" 2>&1 ||
 	{ cat "$TMP/r.out"; fail "tools/fidelity ratios failed"; }
