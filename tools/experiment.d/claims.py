@@ -239,6 +239,7 @@ def render(path, m):
 def short(judged):
     """One line per claim (make demo's short form)."""
     return "\n".join(f"  {c['id']:<34} {r['verdict']:<15} "
-                     + (f"ours {num(r['median'])} ({num(r['min'])}–{num(r['max'])}) vs seed {num(seed_value(c))}"
+                     + (f"ours {num(r['median'])}" + (f" ({num(r['min'])}–{num(r['max'])})" if r["min"] != r["max"] else "")
+                        + f" vs seed {num(seed_value(c))}"
                         if r["verdict"] != "not attempted" else r.get("reason", ""))
                      for c, r in judged)

@@ -9,14 +9,42 @@
 # flattens it": 0..5 snapshots, every object rewritten after each, two
 # measurements per count (jobs/seed003-cow.fio). Both clusters get the same
 # slow-op thresholds (1 s) for the run. seed003_measure.py turns the runs
-# into the figures results/claims/seed003.json names.
-import os, subprocess
-from common import REPO, SW, f, jobs, pdir, point, sidecar, table
+# into the figures results/claims/seed003.json names. --demo (make demo)
+# runs one SNAPS=3 point per cluster (its first snapshot stands for SNAPS=1),
+# once, on smaller images, and the CoW sweep at 1 and 5 snapshots only.
+import os, subprocess, time
+from common import REPO, SW, f, jobs, log, pdir, point, sidecar, table
+
+
+def demo(ctx):
+    return getattr(ctx.a, "demo", False)
 
 
 def reps(ctx):
-    """every point at least twice; twice in short runs (make demo)"""
+    """every point at least twice; twice in short runs; once in the demo"""
+    if demo(ctx):
+        return list(range(1, ctx.reps + 1))
     return list(range(1, (2 if ctx.a.short else max(2, ctx.reps)) + 1))
+
+
+def snaps(ctx):
+    """the SNAPS values run: the demo's SNAPS=3 run also gives the first snapshot's stall"""
+    return (3,) if demo(ctx) else (1, 3)
+
+
+# the CoW sweep: snapshot counts measured (the claim compares 5 with 1); in
+# the demo the counts between only get their rewrite (rbd bench)
+def cow_counts(ctx):
+    return (1, 5) if demo(ctx) else tuple(range(6))
+
+
+# image sizes: (rbdsnap image, CoW image) per mode and cluster; the demo's
+# seed-like image is smaller so its copy-on-write (4 MiB per object per
+# snapshot on a 150-IOPS disk) ends within the run
+def sizes(ctx, tag):
+    if demo(ctx):
+        return ("128M", "32M") if tag == "seedlike" else ("256M", "32M")
+    return ("256M", "32M") if ctx.a.short else ("1G", "256M")
 
 
 S003_OSD = {"osd_op_complaint_time": "1", "osd_op_history_slow_op_threshold": "1",
@@ -27,13 +55,17 @@ def s003_cluster(ctx):
     """The seed-like cluster (tools/cluster up --profile seed003) beside CEPH_CONF's:
     (env with its CEPH_CONF, profile line, stop function) or None."""
     base = os.path.dirname(os.environ["CEPH_CONF"])
-    cenv = {**os.environ, "DBFIO_CLUSTER_DIR": os.environ.get("DBFIO_SEED003_CLUSTER_DIR",
+    # the profile's own osd_op_complaint_time (1 s), not the one make demo
+    # exports for the default cluster (a ceph.conf value wins over `ceph config set`)
+    cenv = {**os.environ, "DBFIO_OSD_COMPLAINT_TIME": "1", "DBFIO_CLUSTER_DIR": os.environ.get("DBFIO_SEED003_CLUSTER_DIR",
                                                                os.path.join(os.path.dirname(base), "cluster-seed003")),
             "DBFIO_CLUSTER_PORT": os.environ.get("DBFIO_SEED003_CLUSTER_PORT",
                                                  str(int(os.environ.get("DBFIO_CLUSTER_PORT", "40100")) + 100))}
     cl = os.path.join(REPO, "tools", "cluster")
     was_up = subprocess.run([cl, "status"], env=cenv, capture_output=True).returncode == 0
+    t = time.time()
     r = subprocess.run([cl, "up", "--profile", "seed003"], env=cenv, capture_output=True, text=True)
+    log(f"seed003 seed-like cluster {'was up' if was_up else 'up'}: {time.time() - t:.0f}s")
     if r.returncode != 0:
         ctx.notes.append("the seed-like cluster did not start: " + (r.stderr.strip().splitlines() or ["?"])[-1])
         return None
@@ -50,42 +82,69 @@ def s003_sh(env, *cmd):
     return subprocess.run(list(cmd), env={**os.environ, **env}, capture_output=True, text=True)
 
 
-def s003_image(env, img, size):
-    """A fresh image written once in full (snapshots of an empty image cost nothing)."""
-    s003_sh(env, "rbd", "snap", "purge", f"rbd/{img}")
-    s003_sh(env, "rbd", "rm", "-p", "rbd", img)
-    s003_sh(env, "rbd", "create", "-p", "rbd", "--size", size, img)
+def s003_fill(env, img, size):
+    """Every object of the image written (once more) in 4 MiB sequential writes."""
     s003_sh(env, "rbd", "bench", "--io-type", "write", "--io-pattern", "seq", "--io-size", "4M",
             "--io-total", size, f"rbd/{img}")
 
 
+def s003_image(env, img, size):
+    """A fresh image written once in full (snapshots of an empty image cost nothing)."""
+    t = time.time()
+    s003_sh(env, "rbd", "snap", "purge", f"rbd/{img}")
+    s003_sh(env, "rbd", "rm", "-p", "rbd", img)
+    s003_sh(env, "rbd", "create", "-p", "rbd", "--size", size, img)
+    s003_fill(env, img, size)
+    log(f"seed003 image {img} ({size}) written: {time.time() - t:.0f}s")
+
+
+def s003_osd_set(env, k, v=None):
+    """k on every OSD for the run: `ceph config set` for OSDs that restart, `ceph tell`
+    for the running ones (a ceph.conf value wins over the first); v None: undo both"""
+    if v is None:
+        s003_sh(env, "ceph", "config", "rm", "osd", k)
+        s003_sh(env, "ceph", "tell", "osd.*", "config", "unset", k)
+    else:
+        s003_sh(env, "ceph", "config", "set", "osd", k, v)
+        s003_sh(env, "ceph", "tell", "osd.*", "config", "set", k, v)
+
+
 def s003_profile(ctx, tag, env):
-    """SNAPS=1,3 x REP=1,2, then the CoW sweep, on one cluster."""
+    """SNAPS=1,3 x REP=1,2 (demo: SNAPS=3 once), then the CoW sweep, on one cluster."""
     short = ctx.a.short
     for k, v in S003_OSD.items():   # the same slow-op thresholds on both clusters
-        s003_sh(env, "ceph", "config", "set", "osd", k, v)
-    img, size = f"seed003-{tag}", ("256M" if short else "1G")
+        s003_osd_set(env, k, v)
+    (size, csize), img = sizes(ctx, tag), f"seed003-{tag}"
     s003_image(env, img, size)
     ctx.cmds.append(f"rbd create -p rbd --size {size} {img} && rbd bench --io-type write --io-pattern seq "
                     f"--io-size 4M --io-total {size} rbd/{img}")
     sched = ({"BASELINE": 5, "SNAP_INTERVAL": 2, "HOLD": 6, "AFTER": 4, "RUNTIME": 21} if short else
              {"BASELINE": 20, "SNAP_INTERVAL": 3, "HOLD": 20, "AFTER": 15, "RUNTIME": 64})
-    run = ctx.sweep("jobs/seed003-rbd.fio", {"SNAPS": "1,3", "REP": ",".join(map(str, reps(ctx)))},
+    run = ctx.sweep("jobs/seed003-rbd.fio", {"SNAPS": ",".join(map(str, snaps(ctx))),
+                                             "REP": ",".join(map(str, reps(ctx)))},
                     {**env, "IMAGE": img, **sched}, f"{tag}/rbdsnap")
     s003_sh(env, "rbd", "snap", "purge", f"rbd/{img}")
     s003_sh(env, "rbd", "rm", "-p", "rbd", img)
-    cimg, csize, crt = f"seed003-cow-{tag}", ("32M" if short else "256M"), (3 if short else 15)
+    cimg, crt = f"seed003-cow-{tag}", (3 if short else 15)
     s003_image(env, cimg, csize)
-    cow = {}
-    for n in range(6):
+    cow, t = {}, time.time()
+    for n in range(max(cow_counts(ctx)) + 1):
         if n:
             s003_sh(env, "rbd", "snap", "create", f"rbd/{cimg}@cow{n}")
-        cow[n] = ctx.sweep("jobs/seed003-cow.fio", {"SNAPS": n}, {**env, "IMAGE": cimg, "RUNTIME": crt},
-                           f"{tag}/cow-{n}")
+        if n in cow_counts(ctx):
+            cow[n] = ctx.sweep("jobs/seed003-cow.fio", {"SNAPS": n}, {**env, "IMAGE": cimg, "RUNTIME": crt},
+                               f"{tag}/cow-{n}")
+        elif n:   # not measured: the rewrite that makes this snapshot's clones (the job's first step)
+            s003_fill(env, cimg, csize)
+            if not any("rbd bench" in c and cimg in c for c in ctx.cmds):
+                ctx.cmds.append(f"rbd snap create rbd/{cimg}@cowN && rbd bench --io-type write --io-pattern seq "
+                                f"--io-size 4M --io-total {csize} rbd/{cimg}   # N not measured (demo)")
+    log(f"seed003 {tag} CoW sweep ({', '.join(map(str, cow_counts(ctx)))} snapshots measured): "
+        f"{time.time() - t:.0f}s")
     s003_sh(env, "rbd", "snap", "purge", f"rbd/{cimg}")
     s003_sh(env, "rbd", "rm", "-p", "rbd", cimg)
     for k in S003_OSD:
-        s003_sh(env, "ceph", "config", "rm", "osd", k)
+        s003_osd_set(env, k)
     return run, cow
 
 
@@ -97,7 +156,7 @@ def s003_runs(run, ctx):
     """the rbdsnap sidecars of the SNAPS=1,3 runs, read once: (SNAPS, REP, the
     sidecar or None when the run failed, its phases by name)"""
     out = []
-    for n in (1, 3):
+    for n in snaps(ctx):
         for rep in reps(ctx):
             s = sidecar(run, "snaps.json", SNAPS=n, REP=rep)
             out.append((n, rep, s, {p["name"]: p for p in s["phases"]} if s else {}))
@@ -119,6 +178,13 @@ def s003_phases(runs, label):
     return rows
 
 
+def s003_keys(runs, n):
+    """the phases a SNAPS=n run stands for: its own, and the first create's
+    stall too when no SNAPS=1 run was made (the demo)"""
+    alone = n == 3 and not any(m == 1 for m, _, _, _ in runs)
+    return [S003_KEY[n]] + ([S003_KEY[1]] if alone else [])
+
+
 def s003_summary(runs, label):
     """per run: baseline IOPS, 3-snapshot IOPS and fraction, the stall of one create"""
     rows = []
@@ -126,11 +192,12 @@ def s003_summary(runs, label):
         if not s:
             continue
         b = ph.get("baseline", {}).get("iops")
-        k = ph.get(S003_KEY[n], {})
-        rows.append([label, f"SNAPS={n} #{rep}", f(b, 1), S003_KEY[n], f(k.get("iops"), 1),
-                     f"{100 * k['iops'] / b:.0f} %" if b and k.get("iops") is not None else "—",
-                     f((k.get("max_us") or 0) / 1e3, 0), k.get("slow", "—"), k.get("osd_slow_ops", "—"),
-                     s["health"]["slow_ops_max"], s.get("osd_slow_ops", {}).get("count", "—")])
+        for key in s003_keys(runs, n):
+            k = ph.get(key, {})
+            rows.append([label, f"SNAPS={n} #{rep}", f(b, 1), key, f(k.get("iops"), 1),
+                         f"{100 * k['iops'] / b:.0f} %" if b and k.get("iops") is not None else "—",
+                         f((k.get("max_us") or 0) / 1e3, 0), k.get("slow", "—"), k.get("osd_slow_ops", "—"),
+                         s["health"]["slow_ops_max"], s.get("osd_slow_ops", {}).get("count", "—")])
     return rows
 
 
@@ -141,9 +208,10 @@ def s003_findings(runs, label):
         if not s:
             continue
         b = ph.get("baseline", {}).get("iops")
-        k = ph.get(S003_KEY[n])
-        if b and k:
-            (fr if n == 3 else cr).append(100 * k["iops"] / b)
+        for key in s003_keys(runs, n):
+            k = ph.get(key)
+            if b and k:
+                (fr if key == "snap3" else cr).append(100 * k["iops"] / b)
         so.append(s["health"]["slow_ops_max"])
         osd.append(s.get("osd_slow_ops", {}).get("count", -1))
     rng = lambda v, u="": f"{min(v):.0f}–{max(v):.0f}{u}" if v else "—"
@@ -158,7 +226,7 @@ def s003_cow(cow):
     for n, run in cow.items():
         d = jobs(point(run, SNAPS=n))
         out[n] = tuple(d[m]["write"]["iops"] if m in d else None for m in ("measure1", "measure2"))
-    return out
+    return {n: out.get(n, (None, None)) for n in range(6)}
 
 
 def run(ctx):
@@ -180,12 +248,17 @@ def run(ctx):
         if seed:
             seed[2]()
     out = ["Clusters, side by side (same job, same slow-op thresholds: `osd_op_complaint_time` = 1 s and "
-           "`osd_op_history_slow_op_threshold` = 1 s set with `ceph config set osd` for the run):\n\n" +
+           "`osd_op_history_slow_op_threshold` = 1 s set with `ceph config set osd` and `ceph tell osd.* "
+           "config set` for the run):\n\n" +
            "\n".join(f"- **{label}**: {line}" for _, label, _, line in profiles)]
     runs = {t: s003_runs(res[t][0], ctx) for t in res}
     rows = sum((s003_summary(runs[t], lab) for t, lab, _, _ in profiles), [])
-    out.append("**Measured here** (ranges over the repetitions; computed from the table below):\n\n" +
-               "\n".join(s003_findings(runs[t], lab) for t, lab, _, _ in profiles))
+    found = "\n".join(s003_findings(runs[t], lab) for t, lab, _, _ in profiles)
+    ctx.headline = found.replace("**", "")   # make demo's closing summary
+    out.append("**Measured here** (ranges over the repetitions; computed from the table below):\n\n" + found)
+    if demo(ctx):
+        ctx.notes.append("demo: one SNAPS=3 run per cluster; the writes stalled by one snapshot's create are its "
+                         "first snapshot's (`creating snap1`); the CoW sweep measured 1 and 5 snapshots only")
     out.append("### The collapse: 4 kB randwrite, iodepth 32, per run\n\nSNAPS=3: IOPS with three snapshots live "
                "(phase `snap3`) against the run's own baseline; SNAPS=1: IOPS of the writes issued while one "
                "snapshot was being created (phase `creating snap1`). Slow I/Os: ≥ 1 s, counted by the engine; "
@@ -212,7 +285,7 @@ def run(ctx):
                "copy-on-write is done), then two 4 kB randwrite measurements (jobs/seed003-cow.fio).\n\n" +
                table(head, rows) + "\n\n![IOPS by snapshot count](seed003-cow.svg)")
     for t, _, env, _ in profiles:
-        for n in (1, 3):
+        for n in snaps(ctx):
             pth = os.path.join(pdir(res[t][0], SNAPS=n, REP=1), "snaps.json")
             g = subprocess.run([os.path.join(REPO, "tools", "snapregress"), pth], capture_output=True, text=True)
             with open(os.path.join(pdir(res[t][0], SNAPS=n, REP=1), "snapregress.txt"), "w") as fo:
