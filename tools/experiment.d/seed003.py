@@ -98,22 +98,22 @@ def s003_image(env, img, size):
     log(f"seed003 image {img} ({size}) written: {time.time() - t:.0f}s")
 
 
-def s003_osd_set(env, k, v=None):
-    """k on every OSD for the run: `ceph config set` for OSDs that restart, `ceph tell`
-    for the running ones (a ceph.conf value wins over the first); v None: undo both"""
-    if v is None:
-        s003_sh(env, "ceph", "config", "rm", "osd", k)
+def s003_osd_set(env, kv):
+    """the options kv on every running OSD for the run, in one call (`ceph tell`: a
+    ceph.conf value, as make demo's complaint time, wins over `ceph config set`)"""
+    s003_sh(env, "ceph", "tell", "osd.*", "injectargs", " ".join(f"--{k}={v}" for k, v in kv.items()))
+
+
+def s003_osd_unset(env, keys):
+    """undo s003_osd_set: back to ceph.conf's value or the default"""
+    for k in keys:
         s003_sh(env, "ceph", "tell", "osd.*", "config", "unset", k)
-    else:
-        s003_sh(env, "ceph", "config", "set", "osd", k, v)
-        s003_sh(env, "ceph", "tell", "osd.*", "config", "set", k, v)
 
 
 def s003_profile(ctx, tag, env):
     """SNAPS=1,3 x REP=1,2 (demo: SNAPS=3 once), then the CoW sweep, on one cluster."""
     short = ctx.a.short
-    for k, v in S003_OSD.items():   # the same slow-op thresholds on both clusters
-        s003_osd_set(env, k, v)
+    s003_osd_set(env, S003_OSD)   # the same slow-op thresholds on both clusters
     (size, csize), img = sizes(ctx, tag), f"seed003-{tag}"
     s003_image(env, img, size)
     ctx.cmds.append(f"rbd create -p rbd --size {size} {img} && rbd bench --io-type write --io-pattern seq "
@@ -143,8 +143,7 @@ def s003_profile(ctx, tag, env):
         f"{time.time() - t:.0f}s")
     s003_sh(env, "rbd", "snap", "purge", f"rbd/{cimg}")
     s003_sh(env, "rbd", "rm", "-p", "rbd", cimg)
-    for k in S003_OSD:
-        s003_osd_set(env, k)
+    s003_osd_unset(env, S003_OSD)
     return run, cow
 
 
@@ -214,7 +213,7 @@ def s003_findings(runs, label):
                 (fr if key == "snap3" else cr).append(100 * k["iops"] / b)
         so.append(s["health"]["slow_ops_max"])
         osd.append(s.get("osd_slow_ops", {}).get("count", -1))
-    rng = lambda v, u="": f"{min(v):.0f}–{max(v):.0f}{u}" if v else "—"
+    rng = lambda v, u="": "—" if not v else f"{v[0]:.0f}{u}" if len(v) == 1 else f"{min(v):.0f}–{max(v):.0f}{u}"
     return (f"- {label}: with three snapshots live, **{rng(fr, ' %')} of the baseline's IOPS**; writes issued "
             f"while one snapshot was being created: {rng(cr, ' %')} of the baseline's IOPS; SLOW_OPS in "
             f"health up to {rng(so)} per run; the OSD's own slow-op records: {rng(osd)} per run")
@@ -248,20 +247,21 @@ def run(ctx):
         if seed:
             seed[2]()
     out = ["Clusters, side by side (same job, same slow-op thresholds: `osd_op_complaint_time` = 1 s and "
-           "`osd_op_history_slow_op_threshold` = 1 s set with `ceph config set osd` and `ceph tell osd.* "
-           "config set` for the run):\n\n" +
+           "`osd_op_history_slow_op_threshold` = 1 s set with `ceph tell osd.* injectargs` "
+           "for the run, undone after it):\n\n" +
            "\n".join(f"- **{label}**: {line}" for _, label, _, line in profiles)]
     runs = {t: s003_runs(res[t][0], ctx) for t in res}
     rows = sum((s003_summary(runs[t], lab) for t, lab, _, _ in profiles), [])
     found = "\n".join(s003_findings(runs[t], lab) for t, lab, _, _ in profiles)
     ctx.headline = found.replace("**", "")   # make demo's closing summary
-    out.append("**Measured here** (ranges over the repetitions; computed from the table below):\n\n" + found)
+    out.append("**Measured here** (" + ("one run per cluster" if demo(ctx) else "ranges over the repetitions")
+               + "; computed from the table below):\n\n" + found)
     if demo(ctx):
         ctx.notes.append("demo: one SNAPS=3 run per cluster; the writes stalled by one snapshot's create are its "
                          "first snapshot's (`creating snap1`); the CoW sweep measured 1 and 5 snapshots only")
     out.append("### The collapse: 4 kB randwrite, iodepth 32, per run\n\nSNAPS=3: IOPS with three snapshots live "
-               "(phase `snap3`) against the run's own baseline; SNAPS=1: IOPS of the writes issued while one "
-               "snapshot was being created (phase `creating snap1`). Slow I/Os: ≥ 1 s, counted by the engine; "
+               "(phase `snap3`) against the run's own baseline; SNAPS=1 (the demo: the SNAPS=3 run's first "
+               "snapshot): IOPS of the writes issued while one snapshot was being created (phase `creating snap1`). Slow I/Os: ≥ 1 s, counted by the engine; "
                "OSD slow ops: the OSDs' own records (`dump_historic_slow_ops`, ≥ 1 s) of ops received in that "
                "phase; SLOW_OPS: the most `ceph health` reported during the run.\n\n" + table(
                    ["cluster", "run", "baseline IOPS", "phase", "IOPS", "of baseline", "max ms", "slow I/Os",
