@@ -1,6 +1,7 @@
 # dbfio - fio external ioengines that replay what databases do to storage.
 #
-#   make            build every engine as build/<engine>.so
+#   make            build every engine as build/<engine>.so (after ./configure;
+#                   it never installs packages nor downloads anything)
 #   make check      all set-up (packages, configure, build, cluster) + tests
 #                   (T="t-a t-b": only those; SANITIZE=1: ASan+UBSan engines in build/asan)
 #   make mutants    mutation check: every mutant of tests/mutants.txt killed
@@ -9,6 +10,12 @@
 #   make bench      side-by-side benchmarks -> results/bench.md
 #   make fidelity   real PostgreSQL/MariaDB vs dbfio on local, CephFS, ext4-on-RBD -> results/fidelity.md
 #   make install    engines into $(LIBDIR)/fio
+#   make clean      objects, engines, tools; make distclean: also the clusters
+#                   tools/cluster and the seed 003 experiment started, and build/
+#
+# Set-up (tools/deps installs packages, ./configure --fetch-fio-source fetches
+# fio's Debian source) happens only in `setup`, which check, mutants, demo,
+# results, bench and fidelity run first.
 #
 # The store layer is compiled with dbfio's own build/config.h; engines see
 # fio's headers with fio's config-host.h (both define CONFIG_* symbols, so the
@@ -19,6 +26,15 @@ B := build
 # engines elsewhere (e.g. make B=build/asan SANITIZE=1: a sanitized copy).
 CB := build
 -include $(CB)/config.mk
+
+# Without a configuration only the goals that configure (the set-up ones) or
+# need none go on; the others stop here with one line.
+SETUP_GOALS := check mutants demo results bench fidelity setup configure deps clean distclean
+ifeq ($(wildcard $(CB)/config.mk),)
+ifneq ($(filter-out $(SETUP_GOALS),$(or $(MAKECMDGOALS),all)),)
+$(error $(CB)/config.mk is missing: run ./configure (make check also installs the packages, configures, builds and tests))
+endif
+endif
 
 ifeq ($(V),1)
 Q :=
@@ -99,11 +115,6 @@ HEADERS := $(wildcard engines/*/*.h)
 
 all: $(ENGINE_SO) $(TOOLS) $(UNIT_TESTS)
 
-# a fresh machine: packages first (fio itself), then configure
-$(CB)/config.mk $(CB)/config.h:
-	@tools/deps
-	./configure
-
 # the store layer: dbfio's config.h, never fio's headers
 $(B)/obj/store/%.o: engines/store/%.c $(HEADERS) $(CB)/config.h
 	@mkdir -p $(dir $@)
@@ -120,7 +131,7 @@ ENGINE_COMMON := $(B)/obj/eng/glue/fio_store.o $(STORE_OBJ)
 $(B)/%.so: $$(call engine_obj,$$*) $(ENGINE_COMMON) engines/glue/export.map
 	$(QUIET_LINK)$(CC) $(CFLAGS) $(LDFLAGS_SO) -o $@ $(filter %.o,$^) $($*_LIBS) $(STORE_LIBS)
 
-$(B)/tests/%: tests/unit/%.c $(STORE_OBJ) $(HEADERS)
+$(B)/tests/%: tests/unit/%.c tests/unit/check.h $(STORE_OBJ) $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(CC) $(BASE_CFLAGS) $(STORE_CFLAGS) $(CFLAGS) -o $@ $< $(STORE_OBJ) $(STORE_LIBS)
 
@@ -131,8 +142,9 @@ $(B)/%: tools/%.c $(STORE_OBJ) $(HEADERS)
 deps:
 	@tools/deps all
 
+# fio's Debian source is fetched here, never by plain ./configure
 configure: deps
-	@test -f $(CB)/config.mk || ./configure
+	@test -f $(CB)/config.mk || ./configure --fetch-fio-source
 
 # what check, demo, results, bench and fidelity need first
 setup: configure
@@ -161,9 +173,18 @@ install: all
 	install -d $(DESTDIR)$(LIBDIR)/fio
 	install -m 0755 $(ENGINE_SO) $(DESTDIR)$(LIBDIR)/fio/
 
+# every engine, also those a configuration without a library left out
 clean:
-	rm -rf $(B)/obj $(B)/tests $(ENGINE_SO) $(TOOLS)
+	rm -rf $(B)/obj $(B)/tests $(B)/*.so $(TOOLS) $(CB)/asan
 
+# The clusters under build/ first, each stopped by its pid files (tools/cluster
+# down): the project's (DBFIO_CLUSTER_DIR, default build/cluster) and the
+# seed-like one tools/experiment.d/seed003.py starts beside it (cluster-seed003
+# next to the first, port DBFIO_CLUSTER_PORT + 100, unless DBFIO_SEED003_* say). A cluster that does not stop
+# stops distclean: rm -rf must never run through its mounts.
+SEED003_DIR = $${DBFIO_SEED003_CLUSTER_DIR:-$$(dirname "$${DBFIO_CLUSTER_DIR:-$(CB)/cluster}")/cluster-seed003}
+SEED003_PORT = $${DBFIO_SEED003_CLUSTER_PORT:-$$(( $${DBFIO_CLUSTER_PORT:-40100} + 100 ))}
 distclean:
-	@test ! -x tools/cluster || tools/cluster down >/dev/null 2>&1 || true
-	rm -rf $(B) config.log
+	tools/cluster down
+	DBFIO_CLUSTER_DIR=$(SEED003_DIR) DBFIO_CLUSTER_PORT=$(SEED003_PORT) tools/cluster down
+	rm -rf $(CB) config.log

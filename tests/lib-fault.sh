@@ -68,15 +68,7 @@ daemon_start() {
 
 # cluster_summary: HEALTH pgs=CLEAN/TOTAL osds=UP/N mds=STATE
 cluster_summary() {
-	timeout 15 ceph --connect-timeout 10 status -f json 2>/dev/null | python3 -c '
-import json, sys
-s = json.load(sys.stdin)
-pg = s["pgmap"]
-clean = sum(x["count"] for x in pg.get("pgs_by_state", []) if x["state_name"].startswith("active+clean"))  # +snaptrim still serves I/O
-mds = [r["status"] for r in s["fsmap"].get("by_rank", [])]
-print(s["health"]["status"], "pgs=%d/%d" % (clean, pg["num_pgs"]),
-      "osds=%d/%d" % (s["osdmap"]["num_up_osds"], s["osdmap"]["num_osds"]),
-      "mds=" + (",".join(mds) or "none"))' 2>/dev/null
+	timeout 15 ceph --connect-timeout 10 status -f json 2>/dev/null | py ceph-summary 2>/dev/null
 }
 
 # wait_healthy [SECONDS]: HEALTH_OK, every PG active+clean (snaptrim allowed), every OSD up, the MDS active
@@ -125,18 +117,6 @@ now_ms() { echo $((${EPOCHREALTIME/[.,]/} / 1000)); }
 # I/O must have completed from SINCE_MS on (the restart, on the same axis):
 # work done after the restart, not just a run that ended in time
 resumed() {
-	python3 - "$2" "$3" >"$TMP/$1.resumed" <<'PY' || { cat "$TMP/$1.resumed"; fail "$1: no work done after the restart"; }
-import sys
-pts = [tuple(map(float, l.split())) for l in open(sys.argv[1]) if l.strip()]
-since = float(sys.argv[2])
-ios = [t for t, v in pts if v > 0]
-gap = max([(b - a, a) for a, b in zip(ios, ios[1:])] or [(0, 0)])
-after = [t for t in ios if t >= since]
-print(f"I/O completed in {len(after)} seconds after the restart (at {since / 1000:.0f} s); "
-      f"longest stall {gap[0] / 1000:.1f} s from {gap[1] / 1000:.0f} s")
-if not after:
-    print("rates:", pts)
-sys.exit(not after)
-PY
+	py resumed "$2" "$3" >"$TMP/$1.resumed" || { cat "$TMP/$1.resumed"; fail "$1: no work done after the restart"; }
 	ok "$1: $(head -1 "$TMP/$1.resumed")"
 }

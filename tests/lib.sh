@@ -8,6 +8,10 @@ B=${DBFIO_BUILD:-$REPO/build}
 CONFIG_MK=$B/config.mk
 [ -f "$CONFIG_MK" ] || CONFIG_MK=$REPO/build/config.mk
 FIO=${FIO:-fio}
+# py COMMAND ARGS...: the tests' Python - JSON queries, arithmetic checks and
+# the longer oracles - in tests/lib.py (python3 tests/lib.py --help lists them)
+PY_LIB=$REPO/tests/lib.py
+py() { python3 "$PY_LIB" "$@"; }
 FIO_BIN=$(command -v "$FIO")	# the real binary (valgrind, gdb, strace want it, not a wrapper)
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/dbfio-test.XXXXXX")
 
@@ -61,14 +65,14 @@ rbd_rm() {
 	[ -n "${CEPH_CONF:-}" ] || return 0
 	rbd info -p "$pool" "$img" >/dev/null 2>&1 || return 0
 	rbd snap ls -p "$pool" "$img" --format json 2>/dev/null | grep -q '"protected": *"true"' &&
-		for i in $(rbd snap ls -p "$pool" "$img" --format json | python3 -c \
-			'import json,sys; print(" ".join(s["name"] for s in json.load(sys.stdin) if s.get("protected") == "true"))'); do
+		for i in $(rbd snap ls -p "$pool" "$img" --format json |
+			py json - "' '.join(s['name'] for s in d if s.get('protected') == 'true')"); do
 			rbd snap unprotect "$pool/$img@$i" >/dev/null 2>&1
 		done
 	rbd snap purge -p "$pool" "$img" >/dev/null 2>&1
 	rbd rm -p "$pool" "$img" >/dev/null 2>&1 && return 0
 	for w in $(rbd status -p "$pool" "$img" --format json 2>/dev/null |
-		python3 -c 'import json,sys; print(" ".join(w["address"] for w in json.load(sys.stdin).get("watchers", [])))' 2>/dev/null); do
+		py json - "' '.join(w['address'] for w in d.get('watchers', []))" 2>/dev/null); do
 		ceph osd blocklist add "$w" 60 >/dev/null 2>&1
 	done
 	for i in 1 2 3 4 5 6 7 8 9 10; do
@@ -83,14 +87,10 @@ rbd_rm() {
 # (60 s) - the MDS cannot know the process is gone.
 cephfs_evict() {
 	local mds id
-	for mds in $(timeout 20 ceph fs dump -f json 2>/dev/null | python3 -c '
-import json, sys
-for fs in json.load(sys.stdin)["filesystems"]:
-    for i in fs["mdsmap"]["info"].values():
-        if i["state"] == "up:active": print(i["name"])'); do
-		for id in $(timeout 20 ceph tell "mds.$mds" client ls 2>/dev/null | python3 -c '
-import json, sys
-print(" ".join(str(c["id"]) for c in json.load(sys.stdin) if c.get("client_metadata", {}).get("pid") == sys.argv[1]))' "$1"); do
+	for mds in $(timeout 20 ceph fs dump -f json 2>/dev/null | py json - \
+		"' '.join(i['name'] for fs in d['filesystems'] for i in fs['mdsmap']['info'].values() if i['state'] == 'up:active')"); do
+		for id in $(timeout 20 ceph tell "mds.$mds" client ls 2>/dev/null | py json - \
+			"' '.join(str(c['id']) for c in d if c.get('client_metadata', {}).get('pid') == a[0])" "$1"); do
 			timeout 30 ceph tell "mds.$mds" client evict id="$id" >/dev/null 2>&1
 		done
 	done
@@ -100,26 +100,7 @@ print(" ".join(str(c["id"]) for c in json.load(sys.stdin) if c.get("client_metad
 # libcephfs (no mount needed; nothing outside DIR is touched).
 cephfs_rmtree() {
 	[ -n "${CEPH_CONF:-}" ] && [ -n "$1" ] && [ "$1" != / ] || return 0
-	timeout 60 /usr/bin/python3 - "$1" >/dev/null 2>&1 <<'PY'
-import cephfs, os, sys
-fs = cephfs.LibCephFS(conffile=os.environ['CEPH_CONF']); fs.mount()
-def rm(p):
-    d = fs.opendir(p)
-    names = []
-    while True:
-        e = fs.readdir(d)
-        if not e: break
-        if e.d_name not in (b'.', b'..'): names.append((e.d_name.decode(), e.is_dir()))
-    fs.closedir(d)
-    for n, isdir in names:
-        rm(p + '/' + n) if isdir else fs.unlink(p + '/' + n)
-    fs.rmdir(p)
-try:
-    rm(sys.argv[1])
-except cephfs.ObjectNotFound:
-    pass
-fs.shutdown()
-PY
+	timeout 60 /usr/bin/python3 "$PY_LIB" cephfs-rmtree "$1" >/dev/null 2>&1
 }
 
 # make check SANITIZE=1: the engines carry ASan+UBSan, the installed fio does
@@ -169,7 +150,7 @@ need_mounts() {
 have_backend() { grep -q "^CONFIG_$1 := y" "$CONFIG_MK"; }
 
 # json FILE EXPR: evaluate a python expression on the parsed JSON (as d).
-json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
+json() { py json "$1" "$2"; }
 
 # A crash is a crash. The shell, not fio, prints "Segmentation fault" (to the
 # test's own stderr, not fio's), so greps of fio's output never see it: the

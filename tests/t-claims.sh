@@ -21,92 +21,15 @@ cat >"$TMP/fix.json" <<'JSON'
   "compare": {"kind": "threshold", "op": "ge", "value": 1}}
 ]}
 JSON
-python3 - "$TMP/fix.json" <<'PY' || fail "verdicts on the fixture"
-import sys, os, json
-sys.path.insert(0, os.path.join(os.environ.get("REPO", "."), "tools", "experiment.d"))
-import claims
-# repeat i of a over repeat i of b; hand-computed:
-#   x: 7/2=3.5 8/2=4 9/2=4.5 -> median 4.0 (seed 4: within 2x) -> reproduced
-#   y: 1.2 1.5 1.1 -> 1.2: above 1 like the seed, 3.3x off -> direction only
-#   z: 0.5 0.25 0.4 -> 0.4: below 1, the seed above -> reversed
-#   below: b/a = 0.25 (seed 0.5, within 2x) -> reproduced
-#   t/low 10,20,5 over 400 -> 0.025 <= 0.1 -> reproduced; t/mid 200 over 400 -> 0.5, same side -> direction only
-#   no-effect: 400/200 = 2 outside 0.8-1.25 -> reversed; count: median 3 >= 1 -> reproduced
-m = {"x/a": [7, 8, 9], "x/b": [2, 2, 2], "y/a": [1.2, 3, 1.1], "y/b": [1, 2, 1], "z/a": [1, 1, 2], "z/b": [2, 4, 5],
-     "t/low": [10, 20, 5], "t/mid": [200, 200, 200], "t/base": [400, 400, 400], "t/slow": [0, 3, 7]}
-want = {"same-2x": ("reproduced", 4.0, 3.5, 4.5), "dir-only": ("direction only", 1.2, 1.1, 1.5),
-        "reversed": ("reversed", 0.4, 0.25, 0.5), "below": ("reproduced", 0.25, 2 / 9, 2 / 7),
-        "absent": ("not attempted",), "gone": ("not attempted",), "collapse": ("reproduced", 0.025, 0.0125, 0.05),
-        "collapse-partly": ("direction only", 0.5, 0.5, 0.5), "no-effect": ("reversed", 2.0, 2.0, 2.0),
-        "count": ("reproduced", 3, 0, 7)}
-d = claims.load(sys.argv[1])
-for c, r in claims.judge(d, m):
-    w = want[c["id"]]
-    assert r["verdict"] == w[0], (c["id"], r, w)
-    if len(w) > 1:
-        assert abs(r["median"] - w[1]) < 1e-9 and abs(r["min"] - w[2]) < 1e-9 and abs(r["max"] - w[3]) < 1e-9, (c["id"], r, w)
-        assert r["n"] == 3, (c["id"], r)
-r = dict((c["id"], r) for c, r in claims.judge(d, m))
-assert "nothere/a" in r["absent"]["reason"] and r["gone"]["reason"] == "the option no longer exists"
-tab, expl, judged = claims.render(sys.argv[1], m)
-assert "| `reversed` | a is 4x b | a 4.00 / b 1.00 = **4.00×** | **0.4×** (0.25–0.5, n=3)" in tab, tab
-assert "reproduced **4**, direction only **2**, reversed **2**, not attempted **2**" in tab, tab
-assert "- **`reversed`** (reversed): explained" in expl, expl
-# the same claim without its explanation: the page is refused
-del d["claims"][2]["differs"]
-json.dump(d, open(sys.argv[1] + ".bare", "w"))
-try:
-    claims.render(sys.argv[1] + ".bare", m)
-    raise SystemExit("a reversed claim without an explanation was accepted")
-except claims.MissingExplanation as e:
-    assert str(e).endswith("explanation: reversed (add one to the claim file; the page was not written)"), e
-    print("refused:", e)
-# malformed files are refused with the claim named
-for bad, why in (({"claims": [{"id": "q", "words": "w", "seed": {}, "a": "k", "compare": {"kind": "vibes"}}]}, "compare.kind"),
-                 ({"claims": [{"id": "q", "words": "w", "seed": {"a": 1, "b": 2}, "a": "k", "compare": {"kind": "threshold", "op": "eq"}}]}, "compare.op"),
-                 ({"claims": [{"id": "q", "words": "w", "seed": {}, "not_attempted": "x"}, {"id": "q", "words": "w", "seed": {}, "not_attempted": "x"}]}, "twice")):
-    json.dump(bad, open(sys.argv[1] + ".bad", "w"))
-    try:
-        claims.load(sys.argv[1] + ".bad")
-        raise SystemExit(f"malformed claim file accepted ({why})")
-    except claims.ClaimError as e:
-        assert why in str(e) and "claim q" in str(e), e
-PY
+py claims-fixture "$TMP/fix.json" || fail "verdicts on the fixture"
 ok "fixture: reproduced 4, direction only 2, reversed 2, not attempted 2; a reversed claim without explanation is refused"
 
 # The same refusal end to end: tools/experiment writes no page and exits 1.
-REPO=$REPO python3 - "$TMP" <<'PY' || fail "tools/experiment wrote a page for a reversed claim without explanation"
-import sys, os, types, importlib.machinery, json
-tmp = sys.argv[1]
-X = importlib.machinery.SourceFileLoader("experiment", os.path.join(os.environ["REPO"], "tools", "experiment")).load_module()
-os.makedirs(os.path.join(tmp, "claims"))
-json.dump({"seed": "seed001", "claims": [{"id": "up", "words": "grows 3x", "seed": {"a": 3, "b": 1},
-           "a": "rbd/tps-64", "b": "rbd/tps-4", "compare": {"kind": "factor"}}]}, open(os.path.join(tmp, "claims", "seed001.json"), "w"))
-X.CLAIMS = os.path.join(tmp, "claims")
-def fake(ctx):          # numbers that reverse the claim, no fio
-    for i, (a, b) in enumerate(((1, 2), (1, 3), (2, 3))):
-        ctx.measure("rbd/tps-64", i, a)
-        ctx.measure("rbd/tps-4", i, b)
-    return "body"
-X.run_seed001 = fake
-rc = X.main(["--short", "--only", "seed001", "--out", os.path.join(tmp, "out")])
-assert rc == 1, rc
-assert not os.path.exists(os.path.join(tmp, "out", "seed001-pgbench-rbd.md"))
-json.dump({"seed": "seed001", "claims": [{"id": "up", "words": "grows 3x", "seed": {"a": 3, "b": 1},
-           "a": "rbd/tps-64", "b": "rbd/tps-4", "compare": {"kind": "factor"}, "differs": "because"}]},
-          open(os.path.join(tmp, "claims", "seed001.json"), "w"))
-assert X.main(["--short", "--only", "seed001", "--out", os.path.join(tmp, "out")]) == 0
-page = open(os.path.join(tmp, "out", "seed001-pgbench-rbd.md")).read()
-assert page.index("## The seed's claims") < page.index("## Measurements"), "the claim table does not open the page"
-assert "| `up` | grows 3x | a 3.00 / b 1.00 = **3.00×** | **0.5×** (0.333–0.667, n=3)" in page and "| reversed |" in page
-assert "- **`up`** (reversed): because" in page
-idx = open(os.path.join(tmp, "out", "README.md")).read()
-assert "| 0 / 0 / 1 / 0 |" in idx, idx
-PY
+py claims-experiment "$TMP" || fail "tools/experiment wrote a page for a reversed claim without explanation"
 ok "tools/experiment refuses the page (exit 1) without the explanation, writes it with one"
 
 for f in results/claims/seed00[0-3].json; do
-	python3 -c 'import sys; sys.path.insert(0, "tools/experiment.d"); import claims; d = claims.load(sys.argv[1]); assert len(d["claims"]) >= 5' "$f" ||
+	py claims-load "$f" 5 ||
 		fail "$f does not load or has fewer than 5 claims"
 done
 ok "the four claim files load ($(cat results/claims/seed00[0-3].json | grep -c '"id"') claims)"

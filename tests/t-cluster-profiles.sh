@@ -26,7 +26,7 @@ up() {
 	"$CL" up --profile "$1" >"$TMP/up-$1.log" 2>&1 || { cat "$TMP/up-$1.log"; fail "$1: tools/cluster up failed"; }
 	export CEPH_CONF=$D/ceph.conf
 	[ "$(timeout 30 ceph health)" = HEALTH_OK ] || fail "$1: ceph health: $(timeout 30 ceph health detail)"
-	pgs=$(timeout 30 ceph pg stat -f json | python3 -c 'import json,sys; d=json.load(sys.stdin); d=d.get("pg_summary", d); print(sum(x["num"] for x in d["num_pg_by_state"] if x["name"]=="active+clean"), d["num_pgs"])')
+	pgs=$(timeout 30 ceph pg stat -f json | py json - "(lambda d: '%d %d' % (sum(x['num'] for x in d['num_pg_by_state'] if x['name'] == 'active+clean'), d['num_pgs']))(d.get('pg_summary', d))")
 	read -r clean total <<<"$pgs"
 	[ "$clean" = "$total" ] && [ "$total" -gt 0 ] || fail "$1: $clean of $total PGs active+clean"
 	"$CL" status | grep -q "^profile  $1: " || fail "$1: status does not print the profile"
@@ -48,7 +48,7 @@ down() {
 # seed003: FileStore on ext4 on a loop device over a file of ours, limited to 150 IOPS
 [ -w "$BLKIO/blkio.throttle.write_iops_device" ] || fail "no cgroup v1 blkio at $BLKIO: the seed003 profile cannot work here"
 up seed003
-[ "$(ceph osd metadata 0 -f json | python3 -c 'import json,sys; print(json.load(sys.stdin)["osd_objectstore"])')" = filestore ] ||
+[ "$(ceph osd metadata 0 -f json | py json - "d['osd_objectstore']")" = filestore ] ||
 	fail "seed003: osd.0 is not FileStore"
 loop=$(losetup -nO NAME,BACK-FILE -l | awk -v f="$D/disk/osd.0.img" '$2 == f { print $1 }')
 [ -n "$loop" ] || fail "seed003: no loop device over $D/disk/osd.0.img"
@@ -66,19 +66,19 @@ rm -f "$D/osd.0/ddtest"
 [ "$ms" -ge 1500 ] || fail "seed003: 300 synchronous writes took ${ms} ms: the disk is not limited"
 [ "$(ceph-conf -c "$CEPH_CONF" --name client.admin rbd_cache_policy)" = writethrough ] ||
 	fail "seed003: librbd cache policy is not writethrough"
-[ "$(timeout 30 ceph tell osd.0 config get osd_op_complaint_time -f json | python3 -c 'import json,sys; print(float(json.load(sys.stdin)["osd_op_complaint_time"]))')" = 1.0 ] ||
+[ "$(timeout 30 ceph tell osd.0 config get osd_op_complaint_time -f json | py json - "float(d['osd_op_complaint_time'])")" = 1.0 ] ||
 	fail "seed003: osd_op_complaint_time is not 1 s in the OSD"
 ok "seed003: osd.0 FileStore on $loop (ext4), 150 IOPS read/write limit ($mm): 300 sync writes ${ms} ms; cache writethrough; complaint time 1 s"
 down seed003 "$mm"
 
 # replicated: 3 OSDs, pool size 3, a message delay injected by Ceph itself
 up replicated
-[ "$(ceph osd stat -f json | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["num_up_osds"], d["num_in_osds"])')" = "3 3" ] ||
+[ "$(ceph osd stat -f json | py json - "'%d %d' % (d['num_up_osds'], d['num_in_osds'])")" = "3 3" ] ||
 	fail "replicated: not 3 OSDs up and in"
-[ "$(ceph osd pool get rbd size -f json | python3 -c 'import json,sys; print(json.load(sys.stdin)["size"])')" = 3 ] ||
+[ "$(ceph osd pool get rbd size -f json | py json - "d['size']")" = 3 ] ||
 	fail "replicated: pool rbd is not size 3"
 for i in 0 1 2; do
-	v=$(timeout 30 ceph tell "osd.$i" config get ms_inject_delay_max -f json | python3 -c 'import json,sys; print(float(json.load(sys.stdin)["ms_inject_delay_max"]))')
+	v=$(timeout 30 ceph tell "osd.$i" config get ms_inject_delay_max -f json | py json - "float(d['ms_inject_delay_max'])")
 	[ "$v" = 0.002 ] || fail "replicated: osd.$i ms_inject_delay_max=$v"
 done
 ok "replicated: 3 OSDs up, pool size 3, ms_inject_delay_max 2 ms in every OSD"
@@ -86,10 +86,10 @@ down replicated
 
 # default: unchanged - one BlueStore OSD on a sparse file, pool size 1, no loop device
 up default
-[ "$(ceph osd metadata 0 -f json | python3 -c 'import json,sys; print(json.load(sys.stdin)["osd_objectstore"])')" = bluestore ] ||
+[ "$(ceph osd metadata 0 -f json | py json - "d['osd_objectstore']")" = bluestore ] ||
 	fail "default: osd.0 is not BlueStore"
 [ "$(loops)" = 0 ] || fail "default: a loop device was made"
-[ "$(ceph osd pool get rbd size -f json | python3 -c 'import json,sys; print(json.load(sys.stdin)["size"])')" = 1 ] ||
+[ "$(ceph osd pool get rbd size -f json | py json - "d['size']")" = 1 ] ||
 	fail "default: pool rbd is not size 1"
 ok "default: one BlueStore OSD, pool size 1, no loop device"
 # another profile while it is up: refused with one line, the cluster untouched

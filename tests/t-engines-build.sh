@@ -32,22 +32,13 @@ one() {	# one NAME ENGINE ARGS...: exactly one write, no error
 # storeio: 4 KiB of 0x5a5a5a5a at offset 8 KiB of a 16 KiB file; lat_json= (an engine option) written
 one storeio storeio --filename=abi.dat --size=16k --offset=8k --bs=4k --rw=write --number_ios=1 \
 	--buffer_pattern=0x5a5a5a5a --lat_json="$TMP/abi.lat.json"
-python3 - "$D/abi.dat" <<'PY' || fail "storeio: the bytes are not where fio put them"
-import sys
-b = open(sys.argv[1], "rb").read()
-assert b[8192:12288] == b"\x5a" * 4096, "pattern not at 8 KiB"
-assert b[:8192].strip(b"\0") == b"" and b[12288:].strip(b"\0") == b"", "bytes outside the I/O written"
-PY
+py only-pattern "$D/abi.dat" 8192 5a 4096 || fail "storeio: the bytes are not where fio put them"
 [ "$(json "$TMP/abi.lat.json" "d['calls']['write']['count']")" = 1 ] || fail "storeio: lat_json= did not take"
 ok "storeio: 4 KiB pattern at 8 KiB, lat_json= honoured"
 # pgpage: block 3 of relation 16390 (relfilenode=, block_size=: engine options)
 one pgpage pgpage --bs=4k --block_size=4k --relations=1 --relation_size=64k --relfilenode=16390 \
 	--checkpoint_timeout=0 --rw=write --offset=12k --size=4k --buffer_pattern=0x47504750
-python3 - "$D/16390" <<'PY' || fail "pgpage: page 3 of relation 16390 not at 12 KiB"
-import sys
-b = open(sys.argv[1], "rb").read()
-assert len(b) == 16384 and b[12288:] == b"\x47\x50\x47\x50" * 1024 and not b[:12288].strip(b"\0")
-PY
+py only-pattern "$D/16390" 12288 47504750 1024 16384 || fail "pgpage: page 3 of relation 16390 not at 12 KiB"
 ok "pgpage: block 3 of 16390 at 12 KiB"
 # redolog: one 100-byte commit; its sidecar (lsn_file=) says LSN 100 acknowledged
 one redolog redolog --rw=write --flavor=postgres --wal_segment_size=1m --wal_segments=2 --bs=100 \

@@ -16,18 +16,7 @@ run_fio seq --name=seq --ioengine="$ENG" --directory="$TMP/seq" "${GEOM[@]}" \
 	--checkpoint_completion_target=0 --checkpoint_log="$TMP/seq.ckpt" \
 	--lat_json="$TMP/seq.lat.json" || { cat "$TMP/seq.err"; fail "seq: fio failed"; }
 cat "$TMP/seq.ckpt"
-python3 - "$TMP/seq.ckpt" <<'EOF' || fail "seq: a checkpoint fsynced other segments than those dirtied since the last"
-import re, sys
-names = ["16384", "16384.1", "16384.2", "16384.3", "16385", "16385.1", "16385.2", "16385.3"]
-req = 0
-for line in open(sys.argv[1]):
-    n = int(re.search(r"requests=(\d+)", line).group(1))
-    files = re.search(r"files=(\S*)", line).group(1).split(",")
-    want = [names[i] for k in range(req, req + n) for i in (2 * k, 2 * k + 1)]
-    assert files == want, f"{line.strip()}: expected files={','.join(want)}"
-    req += n
-assert req == 4, f"{req} checkpoint requests for 32 pages, expected 4"
-EOF
+py pgpage-ckpt-files "$TMP/seq.ckpt" || fail "seq: a checkpoint fsynced other segments than those dirtied since the last"
 ok "seq: 4 checkpoint requests, each fsynced exactly its 2 segments"
 fs=$(json "$TMP/seq.lat.json.checkpointer" "d['calls']['fsync']['count']")
 nsync=$(json "$TMP/seq.json" "d['jobs'][0]['sync']['lat_ns']['N']")

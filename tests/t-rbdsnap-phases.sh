@@ -34,45 +34,12 @@ for ph in baseline creating_snap1 snap1 creating_snap4 snap4 after; do
 	[[ " $names " == *" $ph "* ]] || fail "no phase $ph"
 done
 after=$(json "$S" "[p['seconds'] for p in d['phases'] if p['name']=='after'][0]")
-python3 -c "import sys; sys.exit(not $after >= 0.9)" || fail "'after' lasted ${after}s, snap_after=1"
+py check "$after >= 0.9" || fail "'after' lasted ${after}s, snap_after=1"
 ok "'after' measured for ${after}s although runtime=6 was too short (snap_after extended it)"
 
 # The oracle: fio's own log (completion time in ms since the job began, total latency in ns)
 # gives each write's issue time; the sidecar gives when each create ran. Count the writes issued
 # before the first create, and for each create those issued during it and within 2 ms of its
 # edges: the engine's "creating snapN" phases must hold exactly those, whatever their latency.
-python3 - "$LOG" "$S" <<'PY' || fail "the engine's phases do not hold the writes fio's log shows issued in them"
-import json, sys
-E = 0.002
-d = json.load(open(sys.argv[2]))
-creates = [(e["t"], e["t_end"]) for e in d["events"] if e["op"] == "create"]
-phase = {p["name"]: p for p in d["phases"]}
-issued = []
-for line in open(sys.argv[1]):
-    f = [x.strip() for x in line.split(",")]
-    done_s, lat_s = int(f[0]) / 1e3, int(f[1]) / 1e9
-    issued.append((done_s - lat_s, lat_s))
-t0 = creates[0][0]
-before = sum(1 for i, _ in issued if i < t0 - E)
-edge = sum(1 for i, _ in issued if t0 - E <= i < t0 + E)
-base = phase["baseline"]["ios"]
-print(f"ok: baseline: engine {base}, fio's log {before} issued before the first create (+{edge} at its edge)")
-bad = 0 if before <= base <= before + edge else 1
-total = 0
-for n, (a, b) in enumerate(creates, 1):
-    during = [l for i, l in issued if a + E <= i < b - E]
-    edges = sum(1 for i, _ in issued if abs(i - a) < E or abs(i - b) < E)
-    slow = sum(1 for l in during if l >= 0.150)
-    p = phase.get(f"creating snap{n}", {"ios": 0, "slow": 0})
-    total += len(during)
-    ok = len(during) <= p["ios"] <= len(during) + edges and p["slow"] >= slow
-    print(f"{'ok' if ok else 'FAIL'}: create {n} ran {a:.3f}..{b:.3f}s: fio's log shows {len(during)} "
-          f"writes issued during it (+{edges} at its edges, {slow} >= 150 ms); engine: creating snap{n} "
-          f"{p['ios']} ({p['slow']} slow)")
-    bad |= not ok
-if total < 1:
-    print("FAIL: fio's log shows no write issued during any create: nothing to attribute")
-    bad = 1
-sys.exit(bad)
-PY
+py rbdsnap-phase-oracle "$LOG" "$S" || fail "the engine's phases do not hold the writes fio's log shows issued in them"
 ok "the writes issued while a create ran - and stalled by it - are booked to 'creating snapN', not to the phase before"

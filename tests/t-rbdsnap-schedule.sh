@@ -44,7 +44,7 @@ removes=$(json "$S" "sum(1 for e in d['events'] if e['op']=='remove' and e['ret'
 [ "$creates" = 4 ] || fail "snap_count=4 but $creates created"
 [ "$removes" = 4 ] || fail "$removes of 4 removed"
 first=$(json "$S" "min(e['t'] for e in d['events'] if e['op']=='create')")
-python3 -c "import sys; sys.exit(not 1.8 <= $first <= 3.5)" || fail "first snapshot at ${first}s, snap_start_delay=2"
+py check "1.8 <= $first <= 3.5" || fail "first snapshot at ${first}s, snap_start_delay=2"
 ok "4 created (first at ${first}s), 4 removed"
 
 left=$(rbd snap ls "rbd/$IMG" | awk 'NR>1{print $2}' | sort | tr '\n' ' ')

@@ -6,22 +6,7 @@ SR=$REPO/tools/snapregress
 # fixture NAME 'phase:secs:ios:p99_ms:slow:osd_slow ...' [SLOW_OPS_BEFORE SLOW_OPS_AFTER]
 # (a sidecar as rbdsnap writes it; the first snapshot event at t=10)
 fixture() {
-	python3 - "$TMP/$1.json" "$2" "${3:-0}" "${4:-0}" <<'PY'
-import json, sys
-out, spec, before, after = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-ph = []
-for f in spec.split():
-    n, secs, ios, p99, slow, osd = f.split(":")
-    ph.append({"name": n, "kind": "x", "live_snaps": 0, "seconds": float(secs), "ios": int(ios),
-               "iops": int(ios) / float(secs), "p50_us": 1000.0, "p99_us": float(p99) * 1000, "slow": int(slow),
-               "osd_slow_ops": int(osd)})
-tl = [{"t": t, "iops": 1, "slow_ops": before if t < 10 else after} for t in range(30)]
-json.dump({"engine": "rbdsnap", "format": 2, "pool": "rbd", "image": "fixture", "rbd_cache": False,
-           "health": {"polls": 30, "worst": "HEALTH_WARN" if before or after else "HEALTH_OK",
-                      "slow_ops_max": max(before, after)}, "phases": ph,
-           "events": [{"t": 10.0, "op": "create", "name": "s", "ret": 0, "live": 1}], "timeline": tl},
-          open(out, "w"))
-PY
+	py rbdsnap-fixture "$TMP/$1.json" "$2" "${3:-0}" "${4:-0}"
 }
 # expect RC NAME [snapregress args] : exit status and, for 1, which phase is named
 expect() {

@@ -44,14 +44,7 @@ ok "healthy run passes"
 ok "a run against its own stored baseline passes"
 
 # doctored: the snapshot phase loses 95% of its IOPS and gets slow I/Os
-python3 - "$S" "$TMP/doctored.json" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-for p in d["phases"]:
-    if p["name"] == "snap1":
-        p["iops"] *= 0.05; p["p99_us"] *= 100; p["slow"] = 42
-json.dump(d, open(sys.argv[2], "w"))
-PY
+py rbdsnap-doctor "$S" "$TMP/doctored.json" snap1 'iops*0.05' 'p99_us*100' slow=42 || fail "cannot doctor $S"
 "$SR" "${T[@]}" "$TMP/doctored.json" >"$TMP/fail.out" 2>&1
 rc=$?
 cat "$TMP/fail.out"
@@ -60,13 +53,7 @@ grep -q "snap1.*REGRESSION" "$TMP/fail.out" || fail "the table does not mark sna
 ok "doctored run: exit 1"
 
 # a stored baseline that was much faster: this run's every phase regresses
-python3 - "$S" "$TMP/fast.json" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-for p in d["phases"]:
-    p["iops"] *= 20
-json.dump(d, open(sys.argv[2], "w"))
-PY
+py rbdsnap-doctor "$S" "$TMP/fast.json" all 'iops*20' || fail "cannot doctor $S"
 "$SR" "${T[@]}" --baseline "$TMP/fast.json" "$S" >"$TMP/fast.out" 2>&1
 [ $? = 1 ] || { cat "$TMP/fast.out"; fail "against a 20x faster stored baseline: not a regression"; }
 grep -q "^  baseline .*REGRESSION" "$TMP/fast.out" || fail "the run's own baseline phase not judged against the stored one"

@@ -54,7 +54,7 @@ int fdatasync(int fd)
 C
 gcc -shared -fPIC -O2 -o "$TMP/failsync.so" "$TMP/failsync.c" -ldl || fail "cannot build the shim"
 # fio writes its io_u error lines into --output ahead of the JSON
-jerr() { python3 -c "import json,sys; t=open(sys.argv[1]).read(); d=json.loads(t[t.index('\n{')+1 if not t.startswith('{') else 0:]); print($2)" "$1"; }
+jerr() { py json-text "$1" "$2"; }
 
 gate() {	# gate NAME FLAVOR ARGS...
 	local n=$1 fl=$2; shift 2

@@ -19,43 +19,18 @@ rl m3 --flavor=mysql --innodb_log_file_size=1m --bs=100 --number_ios=3
 want=$'W ib_logfile0 2048 6144\nF ib_logfile0\nW ib_logfile0 2048 512\nF ib_logfile0\nW ib_logfile0 2048 512\nF ib_logfile0'
 [ "$(cat "$TMP/m3.trace")" = "$want" ] || { cat "$TMP/m3.trace"; fail "mysql: 3 commits did not rewrite block 0 as expected"; }
 # block 0 holds the three records: data_len = 12 + 300, records at 12, 112, 212
-python3 - "$TMP/m3/ib_logfile0" <<'PY' || fail "mysql: block 0 content"
-import sys, struct
-b = open(sys.argv[1], 'rb').read()[2048:2560]
-assert struct.unpack('>H', b[4:6])[0] == 312, b[4:6]
-for off, lsn in ((12, 0), (112, 100), (212, 200)):
-    m, ln, l = struct.unpack('<IIQ', b[off:off+16])
-    assert m == 0x474f4c52 and ln == 100 and l == lsn, (off, m, ln, l)
-assert b[312:508] == bytes(196)
-PY
+py redolog-block0 "$TMP/m3/ib_logfile0" || fail "mysql: block 0 content"
 "$LV" --dir="$TMP/m3" "$TMP/m3.lsn" >/dev/null || fail "logverify rejects the 3-commit log"
 ok "mysql: 3 x 100 B commits rewrite block 0; first write padded to 8192 (6144 B)"
 
 # a write entering the next window: 4 KiB records, write-ahead 4096
 rl wa --flavor=mysql --innodb_log_file_size=1m --innodb_log_write_ahead_size=4096 --bs=4000 --number_ios=4
-python3 - "$TMP/wa.trace" <<'PY' || { cat "$TMP/wa.trace"; fail "mysql: write-ahead padding not where expected"; }
-import sys
-w = [l.split() for l in open(sys.argv[1]) if l[0] == 'W']
-for _, f, off, ln in w:
-    off, ln = int(off), int(ln)
-    end = off + ln
-    # every write ends on a block; a write entering a new 4 KiB window ends on the window
-    assert end % 512 == 0 and off % 512 == 0
-assert int(w[0][3]) + int(w[0][2]) == 8192, w[0]   # 2048 + 4000 B -> blocks to 6144, pad to 8192
-PY
+py redolog-write-ahead "$TMP/wa.trace" || { cat "$TMP/wa.trace"; fail "mysql: write-ahead padding not where expected"; }
 ok "mysql: write-ahead padding on window entry"
 
 # 2 x 1 MiB: the log wraps into ib_logfile0 again (at 2048, past the file header)
 rl wrap --flavor=mysql --innodb_log_file_size=1m --innodb_log_files_in_group=2 --bs=4k --size=3m --iodepth=4
-python3 - "$TMP/wrap.trace" <<'PY' || fail "mysql: 2 x 1 MiB log did not wrap into the first file"
-import sys
-w = [l.split() for l in open(sys.argv[1]) if l[0] == 'W']
-files = [x[1] for x in w]
-i1 = files.index('ib_logfile1')
-back = [x for x in w[i1:] if x[1] == 'ib_logfile0']
-assert back and int(back[0][2]) == 2048, back[:1]
-assert all(int(x[2]) + int(x[3]) <= 1 << 20 for x in w)
-PY
+py redolog-wrap "$TMP/wrap.trace" || fail "mysql: 2 x 1 MiB log did not wrap into the first file"
 grep -q "wraps=[1-9]" "$TMP/wrap.err" || fail "mysql: engine counted no wrap"
 "$LV" --dir="$TMP/wrap" "$TMP/wrap.lsn" >/dev/null || fail "logverify rejects the wrapped log"
 ok "mysql: 2 x 1 MiB log wraps into ib_logfile0 at offset 2048; logverify ok"

@@ -30,13 +30,7 @@ r8 a --bs=4k --size=5m --iodepth=8
 grep -q "^R #innodb_redo/#ib_redo1_tmp #innodb_redo/#ib_redo1$" "$TMP/a.trace" || fail "spare 1 not renamed to #ib_redo1"
 head -c 64 "$D/#innodb_redo/#ib_redo3" | grep -q "#ib_redo3 format 6" || fail "#ib_redo3: no header naming the file"
 # the first write of each file starts past the 2048-byte header
-python3 - "$TMP/a.trace" <<'PY' || fail "writes not framed as in the classic layout"
-import sys
-w = [l.split() for l in open(sys.argv[1]) if l[0] == 'W']
-assert w[0][1] == '#innodb_redo/#ib_redo0' and w[0][2] == '2048', w[0]
-assert all(int(x[2]) % 512 == 0 and int(x[3]) % 512 == 0 and int(x[2]) >= 2048 and
-           int(x[2]) + int(x[3]) <= 1 << 20 for x in w)
-PY
+py redo8030-framing "$TMP/a.trace" || fail "writes not framed as in the classic layout"
 grep -q "^layout=redo8030$" "$D/redolog-mysql.meta" || fail "meta lacks layout=redo8030"
 "$LV" --dir="$D" "$TMP/a.lsn" >/dev/null || fail "logverify rejects the 8.0.30 log"
 ok "5 MiB: #ib_redo0..5 active, 26 spares #ib_redoN_tmp, headers, 512 B framing; logverify ok"
@@ -49,11 +43,7 @@ last=$(ls "$D/#innodb_redo" | sed 's/#ib_redo//' | sort -n | tail -1)
 ((last >= 40)) || fail "40 MiB: last file #ib_redo$last, expected >= 40"
 grep -q "^R #innodb_redo/#ib_redo0 #innodb_redo/#ib_redo32$" "$TMP/b.trace" ||
 	fail "consumed #ib_redo0 not recycled as #ib_redo32"
-python3 - "$TMP/b.trace" <<'PY' || fail "recycling renames: file numbers do not increase by one"
-import sys
-r = [int(l.split()[2].rsplit('redo', 1)[1]) for l in open(sys.argv[1]) if l[0] == 'R']
-assert r == list(range(1, len(r) + 1)), r[:5]
-PY
+py redo8030-renames "$TMP/b.trace" || fail "recycling renames: file numbers do not increase by one"
 grep -q "wraps=0 " "$TMP/b.err" || fail "8.0.30 layout must not wrap"
 for op in rename dirsync; do
 	grep -Eq "^$op +[1-9]" "$TMP/b.err" || { cat "$TMP/b.err"; fail "store layer counted no $op"; }

@@ -48,50 +48,7 @@ echo 0 >"$I/tracing_on"
 cp "$I/trace" "$TMP/o.trace"
 wraps=$(grep -o "wraps=[0-9]*" "$TMP/o.err" | cut -d= -f2)
 ((${wraps:-0} >= 16)) || { cat "$TMP/o.err"; fail "ordering run wrapped only ${wraps:-0} times"; }
-python3 - "$TMP/o.trace" "$pid" <<'PY' || fail "an fdatasync was not ordered after every write of its file (see above)"
-# The contract: every write of a file submitted before its fdatasync has
-# either completed when the fdatasync is submitted, or is the write linked
-# in front of it (IOSQE_IO_LINK, flag 0x4): io_uring orders nothing else.
-import re, sys
-pid = sys.argv[2]
-ev = re.compile(r'\(\s*(\d+)\)\s+\[\d+\]\s+\S+\s+([\d.]+): (io_uring_\w+): ring (\w+), req (\w+), user_data (0x[0-9a-f]+), (.*)')
-pend = {}       # (ring, req, user_data) -> [op, fd]: submitted, not completed
-fds = {}        # key -> fd, once the kernel took the file
-snap = {}       # fdatasync key -> writes in flight at its submission (its link excluded)
-prev = None     # the last request submitted, and whether it linked to the next
-syncs = bad = 0
-for line in open(sys.argv[1]):
-    if line.startswith('#'):
-        continue
-    if 'LOST' in line:
-        print('the trace lost events'); sys.exit(1)
-    m = ev.search(line)
-    if not m or m.group(1) != pid:
-        continue
-    t, kind, key, rest = m.group(2), m.group(3), m.group(4, 5, 6), m.group(7)
-    if kind == 'io_uring_submit_req':
-        op = rest.split('opcode ')[1].split(',')[0]
-        flags = int(rest.split('flags ')[1].split(',')[0], 16)
-        if op == 'FSYNC':
-            link = prev[0] if prev and prev[1] else None
-            snap[key] = [k for k, v in pend.items() if v[0].startswith('WRITE') and k != link]
-        pend[key] = [op, None]
-        fds.pop(key, None)
-        prev = (key, flags & 4)
-    elif kind == 'io_uring_file_get' and key in pend:
-        fd = int(rest.split('fd ')[1])
-        pend[key][1] = fds[key] = fd
-        if key in snap:
-            syncs += 1
-            late = [k for k in snap.pop(key) if fds.get(k, fd) == fd]
-            if late:
-                bad += 1
-                print('at %s: fdatasync of fd %d submitted with %d unlinked write(s) of that file in flight' % (t, fd, len(late)))
-    elif kind == 'io_uring_complete':
-        pend.pop(key, None)
-print('%d fdatasyncs traced, %d not ordered after every write of their file' % (syncs, bad))
-sys.exit(1 if bad or syncs < 100 else 0)
-PY
+py uring-order "$TMP/o.trace" "$pid" || fail "an fdatasync was not ordered after every write of its file (see above)"
 ok "ordering: $wraps wraps; no fdatasync overtook a write of its group"
 "$LV" --dir="$O" "$TMP/o.lsn" >/dev/null || fail "ordering run: logverify failed"
 

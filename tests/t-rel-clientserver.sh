@@ -73,15 +73,7 @@ for e in $ENG; do
 	"$FIO" --client=127.0.0.1,$P1 --client=127.0.0.1,$P2 --output-format=json \
 		--output="$TMP/$e.json" "$TMP/$e.fio" >"$TMP/$e.out" 2>&1 || { cat "$TMP/$e.out" "$TMP/$e.json"; fail "$e: fio --client failed"; }
 	# per server: one job, no error, exactly the I/O the job file asks for
-	python3 - "$TMP/$e.json" ${WANT[$e]} >"$TMP/$e.res" <<'PY' || { cat "$TMP/$e.res" "$TMP/$e.out"; fail "$e: results"; }
-import json, sys
-d = json.load(open(sys.argv[1]))
-want = (int(sys.argv[2]), int(sys.argv[3]))
-jobs = [j for j in d.get("client_stats", []) if j.get("jobname", "").endswith("-cs")]
-got = sorted((j["hostname"] if "hostname" in j else "", j["error"], j["write"]["total_ios"], j["read"]["total_ios"]) for j in jobs)
-print("per server (error, writes, reads):", [g[1:] for g in got])
-sys.exit(not (len(jobs) == 2 and all(g[1:] == (0,) + want for g in got)))
-PY
+	py client-jobs "$TMP/$e.json" ${WANT[$e]} >"$TMP/$e.res" || { cat "$TMP/$e.res" "$TMP/$e.out"; fail "$e: results"; }
 	case $e in
 	redolog)	# each server wrote its own WAL in its own directory: every commit intact
 		for d in "$S1" "$S2"; do

@@ -57,13 +57,7 @@ fi
 
 # cephfs: a quota on the store's directory (libcephfs enforces it in the client)
 if have_backend LIBCEPHFS; then
-	/usr/bin/python3 - "$ROOT" <<'PY' || fail "cephfs: cannot set the quota"
-import cephfs, os, sys
-fs = cephfs.LibCephFS(conffile=os.environ['CEPH_CONF']); fs.mount()
-fs.mkdir(sys.argv[1], 0o755)
-fs.setxattr(sys.argv[1], 'ceph.quota.max_bytes', b'2097152', 0)
-fs.shutdown()
-PY
+	/usr/bin/python3 "$PY_LIB" cephfs-quota "$ROOT" 2097152 || fail "cephfs: cannot set the quota"
 	"$FIO" --name=cq --ioengine="external:$B/metastorm.so" --store=cephfs --store_root=$ROOT \
 		--flavor=postgres --number_ios=5000 --tables=5 >"$TMP/cq.out" 2>&1 && fail "cephfs: a run past the quota succeeded"
 	expect cq "Disk quota exceeded" "dbfio_ms_1/"

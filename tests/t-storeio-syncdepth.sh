@@ -25,13 +25,8 @@ for r in 1 2 3; do
 done
 echo "median clat (best of 3): psync $psync ns, storeio iodepth=1 $s1 ns, iodepth=16 $s16 ns"
 [ "$psync" -gt 20000 ] || skip "O_SYNC writes cost only $psync ns here (no real flush): nothing to compare"
-python3 - "$psync" "$s1" "$s16" <<'EOF2' || fail "storeio clat does not match the cost of one write (psync)"
-import sys
-p, s1, s16 = map(int, sys.argv[1:])
-r1, r16 = s1 / p, s16 / p
-print(f"storeio/psync: iodepth=1 {r1:.2f}, iodepth=16 {r16:.2f}")
-sys.exit(0 if r1 < 3 and r16 < 3 and s16 / s1 < 3 else 1)
-EOF2
+echo "storeio/psync: iodepth=1 $(py calc "round($s1 / $psync, 2)"), iodepth=16 $(py calc "round($s16 / $psync, 2)")"
+py check "$s1 / $psync < 3 and $s16 / $psync < 3 and $s16 / $s1 < 3" || fail "storeio clat does not match the cost of one write (psync)"
 ok "storeio's clat at iodepth 16 is the cost of one write ($s16 ns vs psync $psync ns)"
 # Completed in queue(), a read past the end of the (empty, size=) file is a
 # hole of zeros, as it is when fio reaps it: fio must not see a short read.

@@ -33,12 +33,12 @@ for p in BS=4k_RW=write BS=4k_RW=randwrite BS=16k_RW=write BS=16k_RW=randwrite; 
 	grep -q "^cwd: $run/$p\$" "$run/$p/point.txt" || fail "$p: fio did not run in the point's directory"
 done
 grep -q '^point 4/4 BS=16k RW=randwrite  eta ' "$TMP/err1" || { cat "$TMP/err1"; fail "no progress line with eta"; }
-rows=$(python3 -c 'import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); print(len(r), sum(x["status"] == "ok" and float(x["write.iops"]) > 0 for x in r))' "$run/summary.csv")
+rows=$(py sweep-summary "$run/summary.csv")
 [ "$rows" = "4 4" ] || fail "summary.csv: expected 4 ok rows with write.iops, got '$rows'"
 grep -q '^| 16k | randwrite | ok | ' "$run/summary.md" || fail "summary.md has no row for BS=16k RW=randwrite"
 ls "$run"/plot-*.svg >/dev/null 2>&1 || fail "no plot"
 for f in "$run"/plot-*.svg; do
-	python3 -c 'import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); assert r.tag.endswith("svg") and len(r.findall("{http://www.w3.org/2000/svg}polyline")) == 2' "$f" ||
+	py svg-lines "$f" 2 ||
 		fail "$(basename "$f") is not an SVG with 2 lines"
 done
 ls "$REPO"/rel_*lat*.log >/dev/null 2>&1 && fail "a relative sidecar landed in the repository root"

@@ -14,16 +14,7 @@ st() {
 		--name="$name" "$@" 2>"$TMP/$name.err"
 	crash_check "$name" $? "$TMP/$name.err" || return 1
 	[ "$(json "$TMP/$name.json" "d['jobs'][0]['error']")" = 0 ] || { cat "$TMP/$name.err"; fail "$name: fio error"; }
-	python3 - "$TMP/$name.strace" "$re" <<'PY'
-import re, sys
-pat = re.compile(sys.argv[2])
-n = {"fsync": 0, "fdatasync": 0}
-for line in open(sys.argv[1]):
-    m = re.match(r"^\d+\s+(fsync|fdatasync)\(\d+<([^>]*)>\)\s+=\s+0", line)
-    if m and pat.search(m.group(2)):
-        n[m.group(1)] += 1
-print(n["fsync"], n["fdatasync"])
-PY
+	py strace-syncs "$TMP/$name.strace" "$re"
 }
 # under SANITIZE=1 fio needs the ASan runtime first (strace follows the exec)
 [ "${SANITIZE:-0}" = 1 ] && FIO_BIN=$FIO

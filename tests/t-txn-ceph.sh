@@ -22,7 +22,7 @@ check() {	# check BACKEND NAME ARGS...
 	echo "$sum" | grep -q " commits=80 " || fail "$n: the log saw other than 80 commits"
 	reads=$(echo "$sum" | sed -n 's/.* reads=\([0-9]*\).*/\1/p')
 	# the connections' own stores (lat_json, lat_json.<thread>): their reads are the pool's misses
-	storereads=$(python3 -c "import json,glob,sys; print(sum(json.load(open(f))['calls']['read']['count'] for f in glob.glob(sys.argv[1] + '*')))" "$TMP/$n.lat.json")
+	storereads=$(py json-sum "$TMP/$n.lat.json*" "d['calls']['read']['count']")
 	[ "$reads" -gt 100 ] || fail "$n: only $reads page reads with a 1 MB pool"
 	[ "$storereads" = "$reads" ] || fail "$n: the stores made $storereads reads, the pool says $reads"
 	ok "$n: 80 commits, $reads page reads through $be, $(json "$TMP/$n.json" "round(d['jobs'][0]['write']['iops'])") tps"

@@ -26,15 +26,8 @@ run() {	# run NAME ARGS...
 # waited: group k+1 = 4 - group k. Each connection commits every other flush.
 run plain --commit_delay=0
 groups=$(tr '\n' ' ' <"$TMP/plain.groups")
-python3 - "$TMP/plain.groups" $N <<'PY' || fail "plain: groups $groups"
-import sys
-g = [int(x) for x in open(sys.argv[1])]; n = int(sys.argv[2])
-inner = g[1:-3]	# the first follows the staggered start, the last the staggered end
-pairs = [a + b == n for a, b in zip(inner, inner[1:])]
-# a connection descheduled for longer than the flush (2 cores shared) shifts the phase once
-assert sum(pairs) >= 0.8 * len(pairs), "consecutive groups must sum to %d" % n
-PY
-python3 -c "import sys; r=$commits/$syncs; sys.exit(0 if 1.8 <= r <= 2.25 else 1)" ||
+py txn-groups "$TMP/plain.groups" $N alternate || fail "plain: groups $groups"
+py check "1.8 <= $commits / $syncs <= 2.25" ||
 	fail "plain: $commits commits / $syncs fdatasync = not about N/2 = 2"
 ok "plain: $commits commits, $syncs fdatasync (strace), groups: $groups"
 
@@ -42,18 +35,13 @@ ok "plain: $commits commits, $syncs fdatasync (strace), groups: $groups"
 # the flusher waits until the connections just released have committed again.
 run delay --commit_delay=30ms --commit_siblings=3
 groups=$(tr '\n' ' ' <"$TMP/delay.groups")
-python3 -c "import sys; sys.exit(0 if $commits / $syncs >= 3.4 else 1)" ||
+py check "$commits / $syncs >= 3.4" ||
 	fail "delay: $syncs fdatasync for $commits commits, expected about $PER (groups of 4)"
-python3 - "$TMP/delay.groups" $N <<'PY' || fail "delay: groups $groups"
-import sys
-g = [int(x) for x in open(sys.argv[1])]; n = int(sys.argv[2])
-inner = g[2:-2]
-assert sum(x == n for x in inner) >= 0.8 * len(inner), "inner groups must be %d" % n
-PY
+py txn-groups "$TMP/delay.groups" $N full || fail "delay: groups $groups"
 ok "delay: $commits commits, $syncs fdatasync (strace), groups: $groups"
 
 # commit_siblings above the other connections: no delay, as plain
 run nosib --commit_delay=30ms --commit_siblings=4
-python3 -c "import sys; r=$commits/$syncs; sys.exit(0 if 1.8 <= r <= 2.25 else 1)" ||
+py check "1.8 <= $commits / $syncs <= 2.25" ||
 	fail "nosib: $commits commits / $syncs fdatasync: commit_siblings=4 > 3 others must not delay"
 ok "nosib: $commits commits, $syncs fdatasync (strace): no delay with commit_siblings above the connections"

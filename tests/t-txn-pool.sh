@@ -25,15 +25,11 @@ D=$(( $(stat -c %s "$TMP/uni/16384") / 16384 ))
 acc=$(( $(field hits uni) + $(field misses uni) ))
 reads=$(grep -c "^[0-9]* *pread64(.*/uni/16384>" "$TMP/uni.strace")
 misses=$((reads - 512))	# the prewarm read the first 512 pages
-python3 - "$D" "$acc" "$misses" "$(field hit_ratio uni)" <<'PY' || fail "uni: D=$D accesses=$acc strace misses=$misses"
-import sys
-D, acc, miss, model = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
-exp = 512 / D
-got = 1 - miss / acc
-print("B/D = %.4f, from strace %.4f, model says %.4f" % (exp, got, model))
-assert abs(got - exp) <= 0.02 and abs(model - got) <= 0.002
-PY
-ok "uni: D=$D pages, $acc accesses, $misses misses (strace): hit ratio $(python3 -c "print(round(1-$misses/$acc,4))") vs B/D $(python3 -c "print(round(512/$D,4))")"
+model=$(field hit_ratio uni)
+echo "B/D = $(py calc "round(512 / $D, 4)"), from strace $(py calc "round(1 - $misses / $acc, 4)"), model says $model"
+py check "abs(1 - $misses / $acc - 512 / $D) <= 0.02 and abs($model - (1 - $misses / $acc)) <= 0.002" ||
+	fail "uni: D=$D accesses=$acc strace misses=$misses"
+ok "uni: D=$D pages, $acc accesses, $misses misses (strace): hit ratio $(py calc "round(1 - $misses / $acc, 4)") vs B/D $(py calc "round(512 / $D, 4)")"
 
 # Writes, small pool, no checkpoint: every dirty page leaves by an eviction write.
 run evict pwrite64,fsync --txn_profile=oltp_read_write --table_size=100000 \

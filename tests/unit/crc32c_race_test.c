@@ -11,13 +11,15 @@
  * with the engine) and with the standard check value of "123456789".
  * One process only tests one table build: the shell test runs it many times.
  *
- * Exit 0 pass, 1 fail (a wrong CRC, with the thread and the values).
+ * Exit 0 pass, 1 fail (a wrong CRC, with the thread and the values):
+ * tests/unit/check.h.
  */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "redolog/redolog_fmt.h"
+#include "check.h"
 
 #define THREADS	4
 #define BUFLEN	4096
@@ -25,7 +27,6 @@
 static pthread_barrier_t go;
 static uint8_t buf[BUFLEN];
 static uint32_t want;
-static int bad;
 
 static uint32_t crc32c_bitwise(const uint8_t *p, size_t len)
 {
@@ -46,10 +47,7 @@ static void *worker(void *arg)
 
 	pthread_barrier_wait(&go);
 	got = rl_crc32c(0, buf, BUFLEN);
-	if (got != want) {
-		printf("FAIL: thread %ld: crc32c 0x%08x, expected 0x%08x\n", (long)arg, got, want);
-		__atomic_store_n(&bad, 1, __ATOMIC_SEQ_CST);
-	}
+	CHECK(got == want, "thread %ld: crc32c 0x%08x, expected 0x%08x", (long)arg, got, want);
 	return NULL;
 }
 
@@ -61,21 +59,16 @@ int main(void)
 	for (i = 0; i < BUFLEN; i++)
 		buf[i] = (uint8_t)(i * 131 + 7);
 	want = crc32c_bitwise(buf, BUFLEN);
-	if (crc32c_bitwise((const uint8_t *)"123456789", 9) != 0xE3069283u) {
-		printf("FAIL: reference CRC32C of \"123456789\" is not 0xE3069283\n");
-		return 1;
-	}
+	EXPECT(crc32c_bitwise((const uint8_t *)"123456789", 9) == 0xE3069283u,
+	       "reference CRC32C of \"123456789\" is not 0xE3069283");
 	pthread_barrier_init(&go, NULL, THREADS);
 	for (i = 0; i < THREADS; i++)
-		if (pthread_create(&th[i], NULL, worker, (void *)i)) {
-			printf("FAIL: pthread_create\n");
-			return 1;
-		}
+		EXPECT(!pthread_create(&th[i], NULL, worker, (void *)i), "pthread_create");
 	for (i = 0; i < THREADS; i++)
 		pthread_join(th[i], NULL);
-	if (!bad && rl_crc32c(0, "123456789", 9) != 0xE3069283u) {
-		printf("FAIL: rl_crc32c(\"123456789\") is not 0xE3069283\n");
-		return 1;
-	}
-	return bad;
+	if (t_status() != T_EXIT_PASS)
+		return T_EXIT_FAIL;
+	EXPECT(rl_crc32c(0, "123456789", 9) == 0xE3069283u,
+	       "rl_crc32c(\"123456789\") is not 0xE3069283");
+	return T_EXIT_PASS;
 }

@@ -6,7 +6,8 @@
  *	gcc -std=gnu11 -O2 -Wall -Wextra -Werror -Iengines \
  *		tests/unit/latstat_test.c engines/store/latstat.c engines/store/json_out.c \
  *		-o latstat_test
- *	./latstat_test			checks; exit 0 when all pass
+ *	./latstat_test			checks; exit 0 when all pass, 1 if one
+ *					failed (tests/unit/check.h)
  *	./latstat_test --bench		ns per latstat_add() over 100M adds
  *
  * The checks only use the public interface and struct fields, so they also
@@ -22,8 +23,7 @@
 
 #include "store/json_out.h"
 #include "store/latstat.h"
-
-static int failures;
+#include "check.h"
 
 /*
  * With -fsanitize=undefined, GCC 12 folds strstr() in a failed CHECK's
@@ -31,15 +31,6 @@ static int failures;
  * positive (capture_* never return NULL).
  */
 #pragma GCC diagnostic ignored "-Wformat-overflow"
-
-#define CHECK(cond, fmt, ...)						\
-	do {								\
-		if (!(cond)) {						\
-			failures++;					\
-			fprintf(stderr, "FAIL %s:%d: %s: " fmt "\n",	\
-				__FILE__, __LINE__, #cond, ##__VA_ARGS__);	\
-		}							\
-	} while (0)
 
 #define NBUCKETS	((int)LATSTAT_BUCKETS)
 
@@ -332,7 +323,7 @@ static FILE *mem_open(struct memout *m)
 
 	if (!f) {
 		perror("open_memstream");
-		exit(1);
+		exit(T_EXIT_FAIL);
 	}
 	return f;
 }
@@ -637,7 +628,7 @@ static int bench(void)
 	printf("latstat_add: %.2f ns/add (%" PRIu64 " adds in %.3f s, p99 %" PRIu64 " ns)\n",
 	       (double)(t1 - t0) / BENCH_ADDS, a.count, (t1 - t0) / 1e9,
 	       latstat_percentile(&a, 99.0));
-	return a.count == BENCH_ADDS ? 0 : 1;
+	return a.count == BENCH_ADDS ? T_EXIT_PASS : T_EXIT_FAIL;
 }
 
 int main(int argc, char **argv)
@@ -646,7 +637,7 @@ int main(int argc, char **argv)
 		return bench();
 	if (argc > 1) {
 		fprintf(stderr, "usage: %s [--bench]\n", argv[0]);
-		return 1;
+		return T_EXIT_FAIL;
 	}
 
 	test_small_exact();
@@ -662,10 +653,10 @@ int main(int argc, char **argv)
 	test_json();
 	test_clock();
 
-	if (failures) {
-		fprintf(stderr, "latstat_test: %d check(s) failed\n", failures);
-		return 1;
+	if (t_status() != T_EXIT_PASS) {
+		printf("latstat_test: %d check(s) failed\n", t_failures);
+		return T_EXIT_FAIL;
 	}
 	printf("latstat_test: all checks passed\n");
-	return 0;
+	return T_EXIT_PASS;
 }

@@ -37,6 +37,7 @@
 #include <sys/resource.h>
 
 #include "store/store.h"
+#include "check.h"
 
 #define BS		4096
 #define NBLOCKS		256
@@ -44,8 +45,6 @@
 #define DEPTH		32	/* default --depth */
 #define REAP_NS		(10ll * 1000000000ll)
 #define FILE_NAME	"store_async_test.dat"
-
-#define FAIL(...)	do { printf("FAIL: " __VA_ARGS__); putchar('\n'); return 1; } while (0)
 
 struct test {
 	struct store *s;
@@ -134,7 +133,7 @@ static int test_write_read(struct test *t, int async)
 		req_init(&t->reqs[i], SOP_WRITE, t->f, t->wbuf + i * BS, (uint64_t)i * BS, 0);
 	if (run_batch(t, t->reqs, NBLOCKS) ||
 	    check_results(t->reqs, NBLOCKS, BS, "write"))
-		return 1;
+		return T_EXIT_FAIL;
 	t->count[SOP_WRITE] += NBLOCKS;
 	if (async && !t->busy_seen)
 		FAIL("an asynchronous backend never answered -EBUSY at depth %u", t->depth);
@@ -146,7 +145,7 @@ static int test_write_read(struct test *t, int async)
 		req_init(&t->reqs[i], SOP_READ, t->f, t->rbuf + i * BS, (uint64_t)i * BS, 0);
 	if (run_batch(t, t->reqs, NBLOCKS) ||
 	    check_results(t->reqs, NBLOCKS, BS, "read"))
-		return 1;
+		return T_EXIT_FAIL;
 	t->count[SOP_READ] += NBLOCKS;
 	for (i = 0; i < NBLOCKS; i++)
 		if (memcmp(t->wbuf + i * BS, t->rbuf + i * BS, BS))
@@ -168,14 +167,14 @@ static int test_syncs(struct test *t)
 			 (uint64_t)(NBLOCKS + i) * BS, SREQ_DATASYNC);
 	if (run_batch(t, t->reqs, NSYNCED) ||
 	    check_results(t->reqs, NSYNCED, BS, "SREQ_DATASYNC write"))
-		return 1;
+		return T_EXIT_FAIL;
 	t->count[SOP_WRITE] += NSYNCED;
 	t->count[SOP_FDATASYNC] += NSYNCED;
 
 	req_init(&t->reqs[0], SOP_FSYNC, t->f, NULL, 0, 0);
 	req_init(&t->reqs[1], SOP_FDATASYNC, t->f, NULL, 0, 0);
 	if (run_batch(t, t->reqs, 2) || check_results(t->reqs, 2, 0, "fsync request"))
-		return 1;
+		return T_EXIT_FAIL;
 	t->count[SOP_FSYNC]++;
 	t->count[SOP_FDATASYNC]++;
 
@@ -233,7 +232,7 @@ static int test_errors(struct test *t)
 	req_init(&t->reqs[1], SOP_READ, wo, t->rbuf, 0, 0);
 	req_init(&t->reqs[2], SOP_WRITE, ro, t->wbuf, 0, SREQ_DATASYNC);
 	if (run_batch(t, t->reqs, 3))
-		return 1;
+		return T_EXIT_FAIL;
 	t->count[SOP_WRITE] += 2;
 	t->count[SOP_READ]++;
 	t->errors[SOP_WRITE] += 2;
@@ -289,7 +288,7 @@ static int test_short_write(struct test *t)
 	req_init(&t->reqs[0], SOP_WRITE, t->f, t->wbuf, off, 0);
 	req_init(&t->reqs[1], SOP_WRITE, t->f, t->wbuf, off, SREQ_DATASYNC);
 	if (run_batch(t, t->reqs, 2))
-		return 1;
+		return T_EXIT_FAIL;
 	setrlimit(RLIMIT_FSIZE, &old);
 	t->count[SOP_WRITE] += 2;
 	t->count[SOP_FDATASYNC]++;
@@ -426,10 +425,8 @@ static int run(struct test *t, int direct)
 
 	ret = store_open(t->s, FILE_NAME, O_CREAT | O_RDWR | O_TRUNC, 0644, 0, &t->f);
 	t->count[SOP_OPEN]++;
-	if (ret == -EINVAL && direct) {
-		printf("SKIP: O_DIRECT not supported in %s\n", t->s->cfg.root);
-		return 77;
-	}
+	if (ret == -EINVAL && direct)
+		SKIP("O_DIRECT not supported in %s", t->s->cfg.root);
 	if (ret)
 		FAIL("store_open(%s): %s", FILE_NAME, strerror(-ret));
 	ret = store_phases_init(t->s, phase_names, 2);
@@ -438,7 +435,7 @@ static int run(struct test *t, int direct)
 	if (test_write_read(t, async) || test_syncs(t) || test_sync_calls(t) ||
 	    test_errors(t) || (!direct && test_short_write(t)) ||
 	    test_empty_reap(t) || check_counts(t))
-		return 1;
+		return T_EXIT_FAIL;
 	printf("ok: store=%s direct=%d: %d writes and reads at depth %u (-EBUSY %d "
 	       "times, %u in flight at most), %d linked fdatasyncs, errors, counts\n",
 	       store_backend_name(t->s->cfg.backend), direct, NBLOCKS, t->depth,
@@ -493,22 +490,18 @@ int main(int argc, char **argv)
 	if (!name || !cfg.root)
 		return usage(argv[0], 1);
 	backend = store_backend_parse(name);
-	if (backend < 0) {
-		printf("SKIP: store=%s not built (built: %s)\n", name, store_backends_built());
-		return 77;
-	}
+	if (backend < 0)
+		SKIP("store=%s not built (built: %s)", name, store_backends_built());
 	cfg.backend = backend;
 	t.depth = cfg.queue_depth;
 	rc = store_init(&t.s, &cfg, err, sizeof(err));
-	if (rc) {
-		printf("%s: %s\n", skip_init(backend, rc) ? "SKIP" : "FAIL", err);
-		return skip_init(backend, rc) ? 77 : 1;
-	}
+	if (rc && skip_init(backend, rc))
+		SKIP("%s", err);
+	if (rc)
+		FAIL("%s", err);
 	if (posix_memalign((void **)&t.wbuf, BS, NBLOCKS * BS) ||
-	    posix_memalign((void **)&t.rbuf, BS, NBLOCKS * BS)) {
-		printf("FAIL: out of memory\n");
-		return 1;
-	}
+	    posix_memalign((void **)&t.rbuf, BS, NBLOCKS * BS))
+		FAIL("out of memory");
 	rc = run(&t, cfg.direct);
 	if (!rc && nbench > 0)
 		rc = bench(&t, nbench, name);

@@ -19,7 +19,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +32,7 @@
 #endif
 
 #include "store/store.h"
+#include "check.h"
 
 #define KiB		1024ull
 #define MiB		(1024 * KiB)
@@ -44,22 +44,9 @@ static uint64_t exp_count[SOP_NR], exp_err[SOP_NR];
 static int bench_n, keep, own_target;
 static char tmproot[64];
 
-#define FAIL(...)	do { fail_msg(__LINE__, __VA_ARGS__); return -1; } while (0)
-#define EXPECT(c, ...)	do { if (!(c)) FAIL(__VA_ARGS__); } while (0)
 /* A synchronous call whose counting the test mirrors. */
 #define OP(op, call)	({ __typeof__(call) _r = (call); exp_count[op]++;	\
 			   exp_err[op] += _r < 0; _r; })
-
-static void fail_msg(int line, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "FAIL (line %d): ", line);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 static void fill(char *buf, size_t len, uint64_t off, unsigned int seed)
 {
@@ -92,8 +79,8 @@ static int counts_match(struct store *s, const char *when)
 	for (op = 0; op < SOP_NR; op++) {
 		if (s->count[op] == exp_count[op] && s->errors[op] == exp_err[op])
 			continue;
-		fprintf(stderr, "FAIL: %s: %s count %llu errors %llu, expected %llu/%llu\n",
-			when, store_op_name(op), (unsigned long long)s->count[op],
+		t_report("FAIL", __FILE__, __LINE__, "%s: %s count %llu errors %llu, expected %llu/%llu",
+			 when, store_op_name(op), (unsigned long long)s->count[op],
 			(unsigned long long)s->errors[op],
 			(unsigned long long)exp_count[op], (unsigned long long)exp_err[op]);
 		bad = 1;
@@ -174,27 +161,29 @@ static int test_basic(struct store *s)
 	ssize_t n;
 	int ret;
 
-	EXPECT(!expect_open_err(s, "devtest-missing", O_RDWR, -ENOENT), "");
+	if (expect_open_err(s, "devtest-missing", O_RDWR, -ENOENT))
+		return T_EXIT_FAIL;
 	ret = OP(SOP_OPEN, store_open(s, "devtest-a", O_CREAT | O_EXCL | O_RDWR, 0644,
 				      16 * MiB, &f));
 	EXPECT(!ret, "open(devtest-a, O_CREAT): %s", strerror(-ret));
 	if (write_pattern(s, f, 0, MiB, 1))
-		return -1;
+		return T_EXIT_FAIL;
 	EXPECT(!OP(SOP_FSYNC, store_fsync(s, f)), "fsync");
 	EXPECT(!OP(SOP_FDATASYNC, store_fdatasync(s, f)), "fdatasync");
 	if (expect_size(s, f, MiB) || read_check(s, f, 0, MiB, 1) ||
 	    read_check(s, f, 12345, 54321, 1))
-		return -1;
+		return T_EXIT_FAIL;
 	n = OP(SOP_READ, store_pread(s, f, buf, sizeof(buf), MiB));
 	EXPECT(n == 0, "read at EOF: %zd", n);
 	n = OP(SOP_READ, store_pread(s, f, buf, sizeof(buf), MiB - 100));
 	EXPECT(n == 100 && !check(buf, 100, MiB - 100, 1), "read across EOF: %zd", n);
 	EXPECT(!OP(SOP_CLOSE, store_close(s, f)), "close");
-	EXPECT(!expect_open_err(s, "devtest-a", O_CREAT | O_EXCL | O_RDWR, -EEXIST), "");
+	if (expect_open_err(s, "devtest-a", O_CREAT | O_EXCL | O_RDWR, -EEXIST))
+		return T_EXIT_FAIL;
 	ret = OP(SOP_OPEN, store_open(s, "devtest-a", O_RDONLY, 0, 0, &f));
 	EXPECT(!ret, "reopen: %s", strerror(-ret));
 	if (expect_size(s, f, MiB) || read_check(s, f, 0, MiB, 1))
-		return -1;
+		return T_EXIT_FAIL;
 	n = OP(SOP_WRITE, store_pwrite(s, f, buf, 10, 0));
 	EXPECT(n < 0, "write on an O_RDONLY file succeeded");
 	EXPECT(!OP(SOP_CLOSE, store_close(s, f)), "close");
@@ -212,7 +201,7 @@ static int test_truncate(struct store *s)
 	EXPECT(!ret, "open: %s", strerror(-ret));
 	EXPECT(!OP(SOP_TRUNCATE, store_truncate(s, f, 100 * KiB)), "truncate down");
 	if (expect_size(s, f, 100 * KiB) || read_check(s, f, 0, 100 * KiB, 1))
-		return -1;
+		return T_EXIT_FAIL;
 	EXPECT(!OP(SOP_TRUNCATE, store_truncate(s, f, 200 * KiB)), "truncate up");
 	ret = OP(SOP_READ, store_pread(s, f, buf, 100 * KiB, 100 * KiB));
 	z = is_zero(buf, 100 * KiB);
@@ -222,7 +211,7 @@ static int test_truncate(struct store *s)
 	ret = OP(SOP_OPEN, store_open(s, "devtest-a", O_RDWR | O_TRUNC, 0, 0, &f));
 	EXPECT(!ret, "open O_TRUNC: %s", strerror(-ret));
 	if (expect_size(s, f, 0) || write_pattern(s, f, 0, MiB, 1))
-		return -1;
+		return T_EXIT_FAIL;
 	EXPECT(!OP(SOP_CLOSE, store_close(s, f)), "close");
 	return 0;
 }
@@ -235,18 +224,19 @@ static int test_rename(struct store *s)
 	ret = OP(SOP_OPEN, store_open(s, "devtest-c", O_CREAT | O_RDWR, 0644, 4 * MiB, &f));
 	EXPECT(!ret, "open(devtest-c): %s", strerror(-ret));
 	if (write_pattern(s, f, 0, 8 * KiB, 3))
-		return -1;
+		return T_EXIT_FAIL;
 	EXPECT(!OP(SOP_CLOSE, store_close(s, f)), "close");
 	ret = OP(SOP_RENAME, store_rename(s, "devtest-a", "devtest-b"));
 	EXPECT(!ret, "rename: %s", strerror(-ret));
-	EXPECT(!expect_open_err(s, "devtest-a", O_RDONLY, -ENOENT), "");
+	if (expect_open_err(s, "devtest-a", O_RDONLY, -ENOENT))
+		return T_EXIT_FAIL;
 	/* over an existing file: it is replaced */
 	ret = OP(SOP_RENAME, store_rename(s, "devtest-b", "devtest-c"));
 	EXPECT(!ret, "rename over: %s", strerror(-ret));
 	ret = OP(SOP_OPEN, store_open(s, "devtest-c", O_RDONLY, 0, 0, &f));
 	EXPECT(!ret, "open renamed: %s", strerror(-ret));
 	if (expect_size(s, f, MiB) || read_check(s, f, 0, MiB, 1))
-		return -1;
+		return T_EXIT_FAIL;
 	EXPECT(!OP(SOP_CLOSE, store_close(s, f)), "close");
 	ret = OP(SOP_RENAME, store_rename(s, "devtest-missing", "devtest-x"));
 	EXPECT(ret == -ENOENT, "rename missing: %d", ret);
@@ -265,7 +255,7 @@ static int test_reuse(struct store *s)
 	ret = OP(SOP_OPEN, store_open(s, "devtest-old", O_CREAT | O_RDWR, 0644, 4 * MiB, &f));
 	EXPECT(!ret, "open(devtest-old): %s", strerror(-ret));
 	if (write_pattern(s, f, 0, 256 * KiB, 4))
-		return -1;
+		return T_EXIT_FAIL;
 	EXPECT(!OP(SOP_CLOSE, store_close(s, f)), "close");
 	EXPECT(!OP(SOP_UNLINK, store_unlink(s, "devtest-old")), "unlink");
 	ret = OP(SOP_UNLINK, store_unlink(s, "devtest-old"));
@@ -273,7 +263,7 @@ static int test_reuse(struct store *s)
 	ret = OP(SOP_OPEN, store_open(s, "devtest-new", O_CREAT | O_RDWR, 0644, 4 * MiB, &f));
 	EXPECT(!ret, "open(devtest-new): %s", strerror(-ret));
 	if (write_pattern(s, f, 64 * KiB, 4 * KiB, 5) || expect_size(s, f, 68 * KiB))
-		return -1;
+		return T_EXIT_FAIL;
 	ret = OP(SOP_READ, store_pread(s, f, buf, 64 * KiB, 0));
 	z = is_zero(buf, 64 * KiB);
 	free(buf);
@@ -435,11 +425,11 @@ static int test_async(struct store *s)
 				      4 * MiB, &f));
 	EXPECT(!ret, "open(devtest-async): %s", strerror(-ret));
 	if (test_async_busy(s, f, buf))
-		return -1;
+		return T_EXIT_FAIL;
 	for (i = 0; i < NASYNC; i++)
 		req_set(&rq[i], SOP_READ, f, rbuf + i * ABLK, i * ABLK, 0);
 	if (async_run(s, rq, NASYNC))
-		return -1;
+		return T_EXIT_FAIL;
 	EXPECT(!check(rbuf, NASYNC * ABLK, 0, 6), "async read back differs");
 	/* write+fdatasync pairs, then explicit fdatasync and fsync requests */
 	for (i = 0; i < 8; i++) {
@@ -450,12 +440,12 @@ static int test_async(struct store *s)
 	req_set(&rq[8], SOP_FDATASYNC, f, NULL, 0, 0);
 	req_set(&rq[9], SOP_FSYNC, f, NULL, 0, 0);
 	if (async_run(s, rq, 10) || expect_size(s, f, (NASYNC + 8) * ABLK))
-		return -1;
+		return T_EXIT_FAIL;
 	EXPECT(!OP(SOP_CLOSE, store_close(s, f)), "close");
 	ret = OP(SOP_OPEN, store_open(s, "devtest-async", O_RDONLY, 0, 0, &f));
 	EXPECT(!ret, "reopen: %s", strerror(-ret));
 	if (read_check(s, f, 0, (NASYNC + 8) * ABLK, 6))
-		return -1;
+		return T_EXIT_FAIL;
 	EXPECT(!OP(SOP_CLOSE, store_close(s, f)), "close");
 	EXPECT(!OP(SOP_UNLINK, store_unlink(s, "devtest-async")), "unlink");
 	free(buf);
@@ -473,10 +463,10 @@ static int test_persist(struct store **sp)
 	ret = OP(SOP_OPEN, store_open(*sp, "devtest-p", O_CREAT | O_RDWR, 0644, 0, &f));
 	EXPECT(!ret, "open(devtest-p): %s", strerror(-ret));
 	if (write_pattern(*sp, f, 0, 300 * KiB, 7))
-		return -1;
+		return T_EXIT_FAIL;
 	EXPECT(!OP(SOP_CLOSE, store_close(*sp, f)), "close");
 	if (counts_match(*sp, "before re-init"))
-		return -1;
+		return T_EXIT_FAIL;
 	store_exit(*sp);
 	memset(exp_count, 0, sizeof(exp_count));
 	memset(exp_err, 0, sizeof(exp_err));
@@ -485,7 +475,7 @@ static int test_persist(struct store **sp)
 	ret = OP(SOP_OPEN, store_open(*sp, "devtest-p", O_RDONLY, 0, 0, &f));
 	EXPECT(!ret, "open after re-init: %s", strerror(-ret));
 	if (expect_size(*sp, f, 300 * KiB) || read_check(*sp, f, 0, 300 * KiB, 7))
-		return -1;
+		return T_EXIT_FAIL;
 	EXPECT(!OP(SOP_CLOSE, store_close(*sp, f)), "close");
 	EXPECT(!OP(SOP_UNLINK, store_unlink(*sp, "devtest-p")), "unlink");
 	return 0;
@@ -501,15 +491,15 @@ static int thread_async(struct store *s, struct store_file *f, char *buf)
 		req_set(&rq[i], SOP_WRITE, f, buf + i * ABLK, 256 * KiB + i * ABLK,
 			SREQ_DATASYNC);
 		if (store_submit(s, &rq[i]))
-			return -1;
+			return T_EXIT_FAIL;
 	}
 	while (n < 16) {
 		ret = store_reap(s, 1, 16, out, 30000000000ll);
 		if (ret <= 0)
-			return -1;
+			return T_EXIT_FAIL;
 		for (i = 0; i < ret; i++, n++)
 			if (out[i]->result != (ssize_t)ABLK)
-				return -1;
+				return T_EXIT_FAIL;
 	}
 	return 0;
 }
@@ -599,7 +589,7 @@ static int bench(struct store *s)
 	for (i = 0; i < SOP_NR; i++)
 		latstat_reset(&s->lat[i]);
 	if (bench_pass(s, f, "append:") || bench_pass(s, f, "overwrite:"))
-		return -1;
+		return T_EXIT_FAIL;
 	store_lat_rows(s, rows);
 	latstat_print_table(stdout, "per call, both passes", rows, SOP_NR);
 	EXPECT(!OP(SOP_CLOSE, store_close(s, f)), "close");
@@ -695,7 +685,7 @@ static int parse_args(int argc, char **argv, const char **backend)
 			fprintf(stderr, "usage: %s --store=NAME [--root=DIR] [--rbdname=IMG] "
 				"[--pool=P] [--rbd-size=B] [--conf=F] [--bench=N] [--keep]\n",
 				argv[0]);
-			return -1;
+			return T_EXIT_FAIL;
 		}
 	}
 	return 0;
@@ -709,10 +699,8 @@ static int set_target(void)
 
 	snprintf(name, sizeof(name), "devtest-store-%d", (int)getpid());
 	if (ceph && !cfg.ceph_conf && !getenv("CEPH_CONF") &&
-	    access("/etc/ceph/ceph.conf", R_OK)) {
-		printf("SKIP: no ceph.conf (set CEPH_CONF or --conf)\n");
-		return 77;
-	}
+	    access("/etc/ceph/ceph.conf", R_OK))
+		SKIP("no ceph.conf (set CEPH_CONF or --conf)");
 	if (cfg.backend == STORE_CEPHFS && !cfg.root) {
 		cfg.root = name;
 		own_target = 1;
@@ -723,10 +711,8 @@ static int set_target(void)
 			cfg.rbd_size = 1024 * MiB;
 	} else if (!ceph && !cfg.root) {
 		snprintf(tmproot, sizeof(tmproot), "/tmp/devtest-store-XXXXXX");
-		if (!mkdtemp(tmproot)) {
-			perror("mkdtemp");
-			return 1;
-		}
+		if (!mkdtemp(tmproot))
+			FAIL("mkdtemp(%s): %s", tmproot, strerror(errno));
 		cfg.root = tmproot;
 		own_target = 1;
 	}
@@ -738,12 +724,12 @@ static int run_tests(struct store **sp)
 	unsigned int caps = store_caps(*sp);
 
 	if (test_basic(*sp))
-		return -1;
+		return T_EXIT_FAIL;
 	if ((caps & STORE_CAP_TRUNCATE) && test_truncate(*sp))
-		return -1;
+		return T_EXIT_FAIL;
 	if (caps & STORE_CAP_RENAME) {
 		if (test_rename(*sp))
-			return -1;
+			return T_EXIT_FAIL;
 	} else if (OP(SOP_UNLINK, store_unlink(*sp, "devtest-a"))) {
 		FAIL("unlink(devtest-a)");
 	}
@@ -751,9 +737,9 @@ static int run_tests(struct store **sp)
 	    counts_match(*sp, "sync calls") || test_async(*sp) ||
 	    counts_match(*sp, "async calls") || test_persist(sp) ||
 	    counts_match(*sp, "after re-init") || test_threads())
-		return -1;
+		return T_EXIT_FAIL;
 	if (bench_n > 0 && (bench(*sp) || counts_match(*sp, "bench")))
-		return -1;
+		return T_EXIT_FAIL;
 	return 0;
 }
 
@@ -766,14 +752,11 @@ int main(int argc, char **argv)
 
 	if (parse_args(argc, argv, &backend) || !backend) {
 		fprintf(stderr, "%s: --store=NAME is required\n", argv[0]);
-		return 1;
+		return T_EXIT_FAIL;
 	}
 	b = store_backend_parse(backend);
-	if (b < 0) {
-		printf("SKIP: store=%s not built (built: %s)\n", backend,
-		       store_backends_built());
-		return 77;
-	}
+	if (b < 0)
+		SKIP("store=%s not built (built: %s)", backend, store_backends_built());
 	cfg.backend = b;
 	cfg.timing = 1;
 	cfg.queue_depth = NASYNC;
@@ -783,17 +766,14 @@ int main(int argc, char **argv)
 	ret = store_init(&s, &cfg, err, sizeof(err));
 	if (ret) {
 		cleanup(NULL);
-		if (ret == -ETIMEDOUT && (b == STORE_CEPHFS || b == STORE_RBD)) {
-			printf("SKIP: cluster unreachable: %s\n", err);
-			return 77;
-		}
-		fprintf(stderr, "FAIL: store_init: %s\n", err);
-		return 1;
+		if (ret == -ETIMEDOUT && (b == STORE_CEPHFS || b == STORE_RBD))
+			SKIP("cluster unreachable: %s", err);
+		FAIL("store_init: %s", err);
 	}
 	printf("store=%s target=%s caps=0x%x\n", backend,
 	       b == STORE_RBD ? cfg.rbdname : cfg.root, store_caps(s));
 	ret = run_tests(&s);
 	cleanup(s);
 	printf("%s: store=%s\n", ret ? "FAIL" : "PASS", backend);
-	return ret ? 1 : 0;
+	return ret ? T_EXIT_FAIL : T_EXIT_PASS;
 }

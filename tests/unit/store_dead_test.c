@@ -31,8 +31,7 @@
 #include <sys/syscall.h>
 
 #include "store/store.h"
-
-#define FAIL(...)	do { printf("FAIL: " __VA_ARGS__); putchar('\n'); return 1; } while (0)
+#include "check.h"
 
 static int kill_uring(void)
 {
@@ -101,16 +100,12 @@ int main(int argc, char **argv)
 		else
 			return 2;
 	}
-	if (backend != STORE_URING && backend != STORE_AIO) {
-		printf("SKIP: --store must be a built uring or aio backend\n");
-		return 77;
-	}
+	if (backend != STORE_URING && backend != STORE_AIO)
+		SKIP("--store must be a built uring or aio backend");
 	cfg.backend = backend;
 	ret = store_init(&s, &cfg, err, sizeof(err));
-	if (ret == -EPERM || ret == -ENOSYS) {
-		printf("SKIP: %s\n", err);
-		return 77;
-	}
+	if (ret == -EPERM || ret == -ENOSYS)
+		SKIP("%s", err);
 	if (ret)
 		FAIL("store_init: %s", err);
 	ret = store_open(s, "dead_test.dat", O_RDWR | O_CREAT | O_TRUNC, 0644, 0, &f);

@@ -1,0 +1,810 @@
+#!/usr/bin/env python3
+"""tests/lib.py - the Python of dbfio's shell tests, in one place.
+
+The shell tests call it through lib.sh's `py` (python3 tests/lib.py):
+
+    py json FILE|- EXPR             a query on fio's or Ceph's JSON (d = the document)
+    py check 'EXPR'                 exit 0 if an arithmetic comparison holds
+    py <check-name> ARGS...         one of the longer checks below
+
+Every command prints what it saw and exits 0 when its check holds, 1 when it
+does not (an assertion's message is printed), 2 on a usage error. The checks
+are oracles: they read what fio, strace, the kernel or the files on disk say,
+never the engines' own code. `python3 tests/lib.py --help` lists them.
+"""
+import ast
+import glob
+import json
+import os
+import re
+import sys
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+COMMANDS = {}
+
+
+def command(fn):
+    """Register fn as the subcommand fn.__name__ with '_' spelled '-'."""
+    COMMANDS[fn.__name__.replace("_", "-")] = fn
+    return fn
+
+
+def query(expr, d, *args):
+    """EXPR evaluated with d (and a) as globals, so that comprehensions see them."""
+    return eval(expr, {"d": d, "a": args, "json": json})
+
+
+# ------------------------------------------------------------------ generic
+
+def load_json(path, text_first=False):
+    """A JSON document from a file or '-' (stdin). text_first: fio wrote lines
+    (its io_u errors) into --output ahead of the JSON: skip to the first '{' line."""
+    t = sys.stdin.read() if path == "-" else open(path).read()
+    if text_first and not t.startswith("{"):
+        t = t[t.index("\n{") + 1:]
+    return json.loads(t)
+
+
+@command
+def json_query(path, expr, *args):
+    """json FILE|- EXPR [ARG...]: print EXPR evaluated on the parsed document d
+    (a: the extra arguments, as strings)."""
+    print(query(expr, load_json(path), *args))
+
+
+COMMANDS["json"] = COMMANDS.pop("json-query")
+
+
+@command
+def json_text(path, expr):
+    """json-text FILE EXPR: json, for a fio --output that has text before its JSON."""
+    print(query(expr, load_json(path, text_first=True)))
+
+
+@command
+def json_sum(pattern, expr):
+    """json-sum GLOB EXPR: the sum of EXPR over every JSON file GLOB matches."""
+    print(sum(query(expr, load_json(f)) for f in glob.glob(pattern)))
+
+
+ARITH = (ast.Expression, ast.BoolOp, ast.BinOp, ast.UnaryOp, ast.Compare, ast.Constant,
+         ast.Call, ast.Name, ast.Load, ast.And, ast.Or, ast.Not, ast.USub, ast.UAdd,
+         ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod,
+         ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
+FUNCS = {"abs": abs, "round": round, "min": min, "max": max}
+
+
+def arith(expr):
+    """Evaluate an arithmetic expression (numbers, + - * / // %, comparisons,
+    and/or/not, abs round min max): what a shell test cannot compute itself."""
+    tree = ast.parse(expr.strip(), mode="eval")
+    for node in ast.walk(tree):
+        if not isinstance(node, ARITH) or (isinstance(node, ast.Name) and node.id not in FUNCS) or \
+                (isinstance(node, ast.Constant) and not isinstance(node.value, (int, float))):
+            raise SystemExit(f"lib.py: not arithmetic: {expr!r}")
+    return eval(compile(tree, "<arith>", "eval"), {"__builtins__": {}}, FUNCS)
+
+
+@command
+def calc(expr):
+    """calc 'EXPR': print the value of an arithmetic expression."""
+    print(arith(expr))
+
+
+@command
+def check(expr):
+    """check 'EXPR': exit 0 if the arithmetic comparison holds, else 1."""
+    return 0 if arith(expr) else 1
+
+
+@command
+def rusage(*cmd):
+    """rusage CMD ARG...: run CMD; print its user+sys CPU seconds (the kernel's
+    wait4 rusage); exit 1 if it failed."""
+    pid = os.fork()
+    if pid == 0:
+        os.execvp(cmd[0], cmd)
+    _, status, ru = os.wait4(pid, 0)
+    if status:
+        return 1
+    print("%.4f" % (ru.ru_utime + ru.ru_stime))
+
+
+# ------------------------------------------------------------------ Ceph
+
+@command
+def ceph_summary():
+    """ceph-summary < `ceph status -f json`: HEALTH pgs=CLEAN/TOTAL osds=UP/N mds=STATE"""
+    s = json.load(sys.stdin)
+    pg = s["pgmap"]
+    clean = sum(x["count"] for x in pg.get("pgs_by_state", [])
+                if x["state_name"].startswith("active+clean"))  # +snaptrim still serves I/O
+    mds = [r["status"] for r in s["fsmap"].get("by_rank", [])]
+    print(s["health"]["status"], "pgs=%d/%d" % (clean, pg["num_pgs"]),
+          "osds=%d/%d" % (s["osdmap"]["num_up_osds"], s["osdmap"]["num_osds"]),
+          "mds=" + (",".join(mds) or "none"))
+
+
+def cephfs_mount():
+    import cephfs   # python3-cephfs: only the commands that need it import it
+    fs = cephfs.LibCephFS(conffile=os.environ["CEPH_CONF"])
+    fs.mount()
+    return cephfs, fs
+
+
+@command
+def cephfs_rmtree(top):
+    """cephfs-rmtree DIR: remove a CephFS directory tree through libcephfs ($CEPH_CONF)."""
+    cephfs, fs = cephfs_mount()
+
+    def rm(p):
+        d = fs.opendir(p)
+        names = []
+        while True:
+            e = fs.readdir(d)
+            if not e:
+                break
+            if e.d_name not in (b".", b".."):
+                names.append((e.d_name.decode(), e.is_dir()))
+        fs.closedir(d)
+        for n, isdir in names:
+            rm(p + "/" + n) if isdir else fs.unlink(p + "/" + n)
+        fs.rmdir(p)
+    try:
+        rm(top)
+    except cephfs.ObjectNotFound:
+        pass
+    fs.shutdown()
+
+
+@command
+def cephfs_quota(path, max_bytes):
+    """cephfs-quota DIR BYTES: make DIR in CephFS with a quota of BYTES."""
+    _, fs = cephfs_mount()
+    fs.mkdir(path, 0o755)
+    fs.setxattr(path, "ceph.quota.max_bytes", max_bytes.encode(), 0)
+    fs.shutdown()
+
+
+# ------------------------------------------------------------------ files
+
+@command
+def only_pattern(path, off, pattern, count, size=None):
+    """only-pattern FILE OFFSET HEXPATTERN COUNT [SIZE]: FILE holds COUNT copies of
+    the pattern at OFFSET and zeros elsewhere (and is SIZE bytes long)."""
+    b = open(path, "rb").read()
+    off, n, want = int(off), int(count), bytes.fromhex(pattern) * int(count)
+    if size is not None:
+        assert len(b) == int(size), f"{path} is {len(b)} bytes, expected {size}"
+    assert b[off:off + len(want)] == want, f"pattern {pattern} x {n} not at {off}"
+    assert not b[:off].strip(b"\0") and not b[off + len(want):].strip(b"\0"), "bytes outside the I/O written"
+
+
+@command
+def resumed(path, since):
+    """resumed FILE SINCE_MS: "t_ms rate" lines (iops_log); I/O completed from SINCE_MS on."""
+    pts = [tuple(map(float, l.split())) for l in open(path) if l.strip()]
+    since = float(since)
+    ios = [t for t, v in pts if v > 0]
+    gap = max([(b - a, a) for a, b in zip(ios, ios[1:])] or [(0, 0)])
+    after = [t for t in ios if t >= since]
+    print(f"I/O completed in {len(after)} seconds after the restart (at {since / 1000:.0f} s); "
+          f"longest stall {gap[0] / 1000:.1f} s from {gap[1] / 1000:.0f} s")
+    if not after:
+        print("rates:", pts)
+    return int(not after)
+
+
+# ------------------------------------------------------------------ redolog write traces
+
+def trace(path, kind="W"):
+    """The fields of a redolog write_trace= file's lines of one kind (W write, R rename)."""
+    return [l.split() for l in open(path) if l[0] == kind]
+
+
+@command
+def redolog_block0(path):
+    """redolog-block0 IB_LOGFILE0: block 0 holds three 100-byte records (data_len 312)."""
+    import struct
+    b = open(path, "rb").read()[2048:2560]
+    assert struct.unpack(">H", b[4:6])[0] == 312, b[4:6]
+    for off, lsn in ((12, 0), (112, 100), (212, 200)):
+        m, ln, l = struct.unpack("<IIQ", b[off:off + 16])
+        assert m == 0x474f4c52 and ln == 100 and l == lsn, (off, m, ln, l)
+    assert b[312:508] == bytes(196)
+
+
+@command
+def redolog_write_ahead(path):
+    """redolog-write-ahead TRACE: whole blocks; the first write padded to its 8 KiB window."""
+    w = trace(path)
+    for _, f, off, ln in w:
+        off, ln = int(off), int(ln)
+        end = off + ln
+        # every write ends on a block; a write entering a new 4 KiB window ends on the window
+        assert end % 512 == 0 and off % 512 == 0
+    assert int(w[0][3]) + int(w[0][2]) == 8192, w[0]   # 2048 + 4000 B -> blocks to 6144, pad to 8192
+
+
+@command
+def redolog_wrap(path):
+    """redolog-wrap TRACE: after ib_logfile1 the log comes back to ib_logfile0 at 2048."""
+    w = trace(path)
+    files = [x[1] for x in w]
+    i1 = files.index("ib_logfile1")
+    back = [x for x in w[i1:] if x[1] == "ib_logfile0"]
+    assert back and int(back[0][2]) == 2048, back[:1]
+    assert all(int(x[2]) + int(x[3]) <= 1 << 20 for x in w)
+
+
+@command
+def redo8030_framing(path):
+    """redo8030-framing TRACE: writes start at #ib_redo0:2048, in 512 B blocks within 1 MiB files."""
+    w = trace(path)
+    assert w[0][1] == "#innodb_redo/#ib_redo0" and w[0][2] == "2048", w[0]
+    assert all(int(x[2]) % 512 == 0 and int(x[3]) % 512 == 0 and int(x[2]) >= 2048 and
+               int(x[2]) + int(x[3]) <= 1 << 20 for x in w)
+
+
+@command
+def redo8030_renames(path):
+    """redo8030-renames TRACE: recycling renames go to file numbers 1, 2, 3, ..."""
+    r = [int(x[2].rsplit("redo", 1)[1]) for x in trace(path, "R")]
+    assert r == list(range(1, len(r) + 1)), r[:5]
+
+
+@command
+def uring_order(path, pid):
+    """uring-order TRACEFS_TRACE PID: every fdatasync submitted after all writes of
+    its file completed, or linked behind its write (>= 100 fdatasyncs traced)."""
+    # The contract: every write of a file submitted before its fdatasync has
+    # either completed when the fdatasync is submitted, or is the write linked
+    # in front of it (IOSQE_IO_LINK, flag 0x4): io_uring orders nothing else.
+    ev = re.compile(r"\(\s*(\d+)\)\s+\[\d+\]\s+\S+\s+([\d.]+): (io_uring_\w+): ring (\w+), req (\w+), "
+                    r"user_data (0x[0-9a-f]+), (.*)")
+    pend = {}       # (ring, req, user_data) -> [op, fd]: submitted, not completed
+    fds = {}        # key -> fd, once the kernel took the file
+    snap = {}       # fdatasync key -> writes in flight at its submission (its link excluded)
+    prev = None     # the last request submitted, and whether it linked to the next
+    syncs = bad = 0
+    for line in open(path):
+        if line.startswith("#"):
+            continue
+        if "LOST" in line:
+            print("the trace lost events")
+            return 1
+        m = ev.search(line)
+        if not m or m.group(1) != pid:
+            continue
+        t, kind, key, rest = m.group(2), m.group(3), m.group(4, 5, 6), m.group(7)
+        if kind == "io_uring_submit_req":
+            op = rest.split("opcode ")[1].split(",")[0]
+            flags = int(rest.split("flags ")[1].split(",")[0], 16)
+            if op == "FSYNC":
+                link = prev[0] if prev and prev[1] else None
+                snap[key] = [k for k, v in pend.items() if v[0].startswith("WRITE") and k != link]
+            pend[key] = [op, None]
+            fds.pop(key, None)
+            prev = (key, flags & 4)
+        elif kind == "io_uring_file_get" and key in pend:
+            fd = int(rest.split("fd ")[1])
+            pend[key][1] = fds[key] = fd
+            if key in snap:
+                syncs += 1
+                late = [k for k in snap.pop(key) if fds.get(k, fd) == fd]
+                if late:
+                    bad += 1
+                    print("at %s: fdatasync of fd %d submitted with %d unlinked write(s) of that file in flight"
+                          % (t, fd, len(late)))
+        elif kind == "io_uring_complete":
+            pend.pop(key, None)
+    print("%d fdatasyncs traced, %d not ordered after every write of their file" % (syncs, bad))
+    return 1 if bad or syncs < 100 else 0
+
+
+# ------------------------------------------------------------------ strace
+
+@command
+def strace_syncs(path, file_re):
+    """strace-syncs STRACE FILE_RE: "FSYNCS FDATASYNCS" that succeeded on files matching FILE_RE."""
+    pat = re.compile(file_re)
+    n = {"fsync": 0, "fdatasync": 0}
+    for line in open(path):
+        m = re.match(r"^\d+\s+(fsync|fdatasync)\(\d+<([^>]*)>\)\s+=\s+0", line)
+        if m and pat.search(m.group(2)):
+            n[m.group(1)] += 1
+    print(n["fsync"], n["fdatasync"])
+
+
+@command
+def metastorm_counts(strace, table_json, flavor):
+    """metastorm-counts STRACE TABLE_JSON FLAVOR: the engine's per-call counts, in all and
+    per phase (the DBFIO_STORE_PHASE_MARK markers), = strace's on dbfio_ms_ files."""
+    names = {"openat": "open", "open": "open", "close": "close", "fsync": "fsync",
+             "fdatasync": "fdatasync", "pwrite64": "write", "pread64": "read",
+             "unlinkat": "unlink", "unlink": "unlink", "renameat": "rename",
+             "renameat2": "rename", "rename": "rename", "mkdirat": "mkdir", "mkdir": "mkdir",
+             "newfstatat": "fstat", "fstat": "fstat", "ftruncate": "truncate", "rmdir": "rmdir",
+             "lseek": "lseek_end", "fallocate": "fallocate"}
+    seen = {v: 0 for v in names.values()}
+    phase, per = {}, {}         # tid -> current phase; phase -> call -> count
+    for line in open(strace):
+        m = re.match(r"^(\d+)\s+(\w+)\(", line)
+        if not m:
+            continue
+        mark = re.search(r'"/dbfio-phase/(\w+)"', line)
+        if mark:
+            phase[m.group(1)] = mark.group(1)
+            continue
+        if "dbfio_ms_" not in line or m.group(2) not in names:
+            continue
+        call = names[m.group(2)]
+        if m.group(2) == "unlinkat" and "AT_REMOVEDIR" in line:
+            call = "rmdir"
+        seen[call] += 1
+        p = phase.get(m.group(1), "(none)")
+        per.setdefault(p, {v: 0 for v in names.values()})[call] += 1
+    tbl = json.load(open(table_json))
+    want = tbl["all"]["counts"]
+    bad = [f"{k}: engine {want.get(k)} strace {v}" for k, v in seen.items() if want.get(k, 0) != v]
+    bad += [f"{k}: engine {v} strace 0" for k, v in want.items() if k not in seen and v]
+    print(flavor, "engine:", want)
+    print(flavor, "strace:", seen)
+    # per phase: every call the engine charged to a phase, strace saw in that phase
+    bad += [f"strace saw calls outside any phase: {per['(none)']}"] if "(none)" in per else []
+    for p, ph in tbl["phases"].items():
+        got = per.get(p, {})
+        diff = {k: (v, got.get(k, 0)) for k, v in ph["counts"].items() if got.get(k, 0) != v}
+        diff.update({k: (0, v) for k, v in got.items() if v and k not in ph["counts"]})
+        nz = " ".join(f"{k}={v}" for k, v in ph["counts"].items() if v)
+        print(f"{flavor} phase {p:10s} ops={ph['ops']:3d} engine=strace: {nz}" if not diff else
+              f"{flavor} phase {p:10s} DIFFERS (engine, strace): {diff}")
+        if diff:
+            bad.append(f"phase {p}: {diff}")
+    bad += [f"phase {p}: strace saw calls, engine has no such phase" for p in per
+            if p not in tbl["phases"] and p != "(none)"]
+    if bad:
+        print("\n".join(bad))
+        return 1
+
+
+@command
+def metastorm_dirsyncs(strace, table_json, flavor):
+    """metastorm-dirsyncs STRACE TABLE_JSON FLAVOR: the schema directory's fsyncs (strace)
+    are at least one per CREATE and ALTER rename (mysql, mariadb), none (postgres)."""
+    n = sum(1 for l in open(strace)
+            if re.match(r"^\d+\s+f(data)?sync\(\d+<[^>]*/dbfio_ms_[^>]*/db>\)\s+=\s+0", l))
+    ph = json.load(open(table_json))["phases"]
+    want = 0 if flavor == "postgres" else ph["create"]["ops"] + ph["rename"]["ops"]
+    print(flavor, "directory fsyncs: strace", n, "recipe", want)
+    return int(n < want or (want == 0 and n > 0))
+
+
+@command
+def metastorm_state(root, table_json, flavor):
+    """metastorm-state DIR TABLE_JSON FLAVOR: after keep=1, DIR holds the files the model says."""
+    ph = json.load(open(table_json))["phases"]
+    live = ph["setup"]["ops"] + ph["create"]["ops"] - ph["drop"]["ops"]
+    files = sorted(os.listdir(os.path.join(root, "db")))
+    sizes = {f: os.path.getsize(os.path.join(root, "db", f)) for f in files}
+    logs = sorted(f for f in os.listdir(root) if f != "db")
+    err = []
+    if flavor == "mysql":
+        want_logs, exts = ["binlog.000001", "ib_redo"], {".ibd": 7 * 16384}
+    elif flavor == "mariadb":
+        want_logs, exts = ["ddl_recovery.log", "ib_logfile0"], {".ibd": 4 * 16384, ".frm": 1045}
+    else:
+        want_logs, exts = ["wal"], {}
+    if logs != want_logs:
+        err.append(f"logs {logs}, want {want_logs}")
+    if any(f.startswith("#sql") for f in files):
+        err.append(f"ALTER leftovers: {files}")
+    if flavor == "postgres":
+        # live relations, plus one truncated tombstone per drop and per ALTER (no checkpoint ran)
+        tombs = ph["drop"]["ops"] + ph["rename"]["ops"]
+        # two relations per table: the heap (empty) and its primary key (the 8 kB metapage)
+        if len(files) != 2 * (live + tombs):
+            err.append(f"{len(files)} files, want 2 x ({live} live + {tombs} tombstones)")
+        # (an ALTER's copy and a truncated tombstone are empty)
+        if sum(1 for v in sizes.values() if v == 8192) > live or any(v not in (0, 8192) for v in sizes.values()):
+            err.append(f"postgres relation sizes {sorted(sizes.values())}: want at most {live} "
+                       "index metapages of 8192, the rest empty")
+    else:
+        for ext, size in exts.items():
+            got = [f for f in files if f.endswith(ext)]
+            if len(got) != live:
+                err.append(f"{len(got)} {ext} files, want {live}")
+            if any(sizes[f] != size for f in got):
+                err.append(f"{ext} sizes {set(sizes[f] for f in got)}, want {size}")
+        if len(files) != live * len(exts):
+            err.append(f"unexpected files: {files}")
+    print(flavor, "live tables", live, "files", len(files), "logs", logs)
+    if err:
+        print("\n".join(err))
+        return 1
+
+
+def strace_ff(prefix):
+    """The lines of strace -ff's per-thread files PREFIX.<tid>, as (tid, line)."""
+    for path in glob.glob(prefix + ".*"):
+        tid = path.rsplit(".", 1)[1]
+        for line in open(path):
+            yield tid, line
+
+
+@command
+def pgpage_pages(st, js, job, bs, d):
+    """pgpage-pages STRACE_PREFIX FIO_JSON JOB BS DIR/: the job thread's page-sized
+    preads/pwrites of relation files = fio's counts; the checkpoint fsyncs = the files written."""
+    bs = int(bs)
+    fj = {j["jobname"]: j for j in json.load(open(js))["jobs"]}[job]
+    call = re.compile(r"^(\w+)\(\d+<" + re.escape(d) + r"([1-9]\d{0,9}(?:\.\d+)?)>(.*)$")  # relfilenode[.seg]
+    size = re.compile(r", (\d+), (\d+)\) += ")
+    clone = re.compile(r"^clone3?\(.*\) += (\d+)$")
+    ev, children = [], {}
+    for tid, line in strace_ff(st):
+        m = call.match(line)
+        if m:
+            sz = size.search(m.group(3))
+            ev.append((tid, m.group(1), m.group(2)) + (sz.groups() if sz else (None, None)))
+        m = clone.match(line)
+        if m:
+            children.setdefault(tid, set()).add(m.group(1))
+    # the checkpointer: the thread a thread doing page I/O started (fio starts the jobs)
+    ckpt = set().union(*[children.get(t, set()) for t in {e[0] for e in ev}])
+    reads = writes = 0
+    written, fsynced = set(), []
+    for tid, c, f, n, o in ev:
+        if c == "fsync":
+            fsynced.append(f)
+        elif tid not in ckpt:
+            assert int(n) == bs and int(o) % bs == 0, f"job {c} of {n} bytes at {o} in {f}: not one page"
+            if c == "pwrite64":
+                writes += 1
+                written.add(f)
+            else:
+                reads += 1
+    print(f"{job}: strace {writes} page writes, {reads} page reads of the job, fsyncs {sorted(fsynced)}; "
+          f"fio {fj['write']['total_ios']} writes, {fj['read']['total_ios']} reads")
+    assert writes == fj["write"]["total_ios"] and reads == fj["read"]["total_ios"], "page counts differ"
+    # runtime 2 s < checkpoint_timeout: only the shutdown checkpoint, one fsync per written segment
+    assert sorted(fsynced) == sorted(written), f"fsynced {sorted(fsynced)}, written {sorted(written)}"
+
+
+@command
+def pgpage_wal_flushes(st, js, d):
+    """pgpage-wal-flushes STRACE_PREFIX FIO_JSON DIR/: pgwal's runs of fdatasync on WAL
+    segments (strace) = its sync samples in fio's JSON."""
+    jobs = {j["jobname"]: j for j in json.load(open(js))["jobs"]}
+    assert set(jobs) == {"pgdata", "pgwal"}, jobs.keys()
+    assert all(j["error"] == 0 for j in jobs.values())
+    wal = re.compile(r"^(\w+)\(\d+<" + re.escape(d) + r"[0-9A-F]{24}>")
+    prev, flushes, writes = None, 0, 0
+    for _, line in strace_ff(st):   # the WAL job is one thread
+        m = wal.match(line)
+        if not m:
+            continue
+        c = m.group(1)
+        if c == "fdatasync" and prev != "fdatasync":    # a commit group's flush (maybe two segments)
+            flushes += 1
+        writes += c == "pwrite64"
+        prev = c
+    n = jobs["pgwal"]["sync"]["lat_ns"]["N"]
+    print(f"pgwal: strace {flushes} WAL flushes, {writes} WAL writes; fio {n} sync samples, "
+          f"{jobs['pgwal']['write']['total_ios']} commits")
+    assert flushes > 0 and flushes == n, "WAL flushes differ"
+    assert jobs["pgdata"]["write"]["total_ios"] > 0
+
+
+@command
+def txn_wal_requests(strace, requests):
+    """txn-wal-requests STRACE REQUESTS: the engine's checkpoint requests = the WAL
+    stream (strace's pwrite64 ends in the segments) / (max_wal_size 4 MiB / 1.9), +-1."""
+    seg = 1 << 20
+    end = 0
+    for l in open(strace):
+        m = re.search(r"pwrite64\(\d+<[^>]*/0000000100000000([0-9A-F]{8})>, .*, (\d+), (\d+)\) = ", l)
+        if m and int(m.group(2)) != seg:	# not the zero-fill
+            end = max(end, (int(m.group(1), 16) - 1) * seg + int(m.group(3)) + int(m.group(2)))
+    stream = end * 8168 // 8192	# 24-byte page headers are not stream bytes
+    want = stream // int(4 * seg / 1.9)
+    print("WAL written up to %d bytes of file (%d of stream): %d requests expected, the engine made %s"
+          % (end, stream, want, requests))
+    assert abs(want - int(requests)) <= 1
+
+
+@command
+def pgpage_ckpt_files(path):
+    """pgpage-ckpt-files CHECKPOINT_LOG: request k fsyncs segments 2k, 2k+1 (merged requests: their union)."""
+    names = ["16384", "16384.1", "16384.2", "16384.3", "16385", "16385.1", "16385.2", "16385.3"]
+    req = 0
+    for line in open(path):
+        n = int(re.search(r"requests=(\d+)", line).group(1))
+        files = re.search(r"files=(\S*)", line).group(1).split(",")
+        want = [names[i] for k in range(req, req + n) for i in (2 * k, 2 * k + 1)]
+        assert files == want, f"{line.strip()}: expected files={','.join(want)}"
+        req += n
+    assert req == 4, f"{req} checkpoint requests for 32 pages, expected 4"
+
+
+# ------------------------------------------------------------------ time series
+
+@command
+def ramp_samples(path, n):
+    """ramp-samples FDATASYNC_TIMES N: N sync samples = the fdatasyncs more than 1 s
+    after the first (+-0.15 s at the boundary), and some."""
+    t = [float(x) for x in open(path)]
+    n = int(n)
+    end = t[0] + 1.0
+    lo = sum(1 for x in t if x > end + 0.15)
+    hi = sum(1 for x in t if x > end - 0.15)
+    print(f"{len(t)} fdatasyncs in all, {lo}..{hi} after the ramp; fio shows {n} sync samples")
+    return 0 if lo <= n <= hi and lo > 0 else 1
+
+
+@command
+def txn_groups(path, n, mode):
+    """txn-groups GROUP_TRACE N alternate|full: the inner group sizes alternate a, N-a
+    (consecutive pairs sum to N) or are N, for at least 80% of them."""
+    g = [int(x) for x in open(path)]
+    n = int(n)
+    if mode == "alternate":
+        inner = g[1:-3]	# the first follows the staggered start, the last the staggered end
+        pairs = [a + b == n for a, b in zip(inner, inner[1:])]
+        # a connection descheduled for longer than the flush (2 cores shared) shifts the phase once
+        assert sum(pairs) >= 0.8 * len(pairs), "consecutive groups must sum to %d" % n
+    else:
+        inner = g[2:-2]
+        assert sum(x == n for x in inner) >= 0.8 * len(inner), "inner groups must be %d" % n
+
+
+# ------------------------------------------------------------------ rbdsnap sidecars
+
+@command
+def rbdsnap_phase_oracle(log, sidecar):
+    """rbdsnap-phase-oracle FIO_LAT_LOG SNAP_JSON: each "creating snapN" phase holds the
+    writes fio's own latency log shows issued while create N ran (+-2 ms at its edges)."""
+    E = 0.002
+    d = json.load(open(sidecar))
+    creates = [(e["t"], e["t_end"]) for e in d["events"] if e["op"] == "create"]
+    phase = {p["name"]: p for p in d["phases"]}
+    issued = []
+    for line in open(log):
+        f = [x.strip() for x in line.split(",")]
+        done_s, lat_s = int(f[0]) / 1e3, int(f[1]) / 1e9
+        issued.append((done_s - lat_s, lat_s))
+    t0 = creates[0][0]
+    before = sum(1 for i, _ in issued if i < t0 - E)
+    edge = sum(1 for i, _ in issued if t0 - E <= i < t0 + E)
+    base = phase["baseline"]["ios"]
+    print(f"ok: baseline: engine {base}, fio's log {before} issued before the first create (+{edge} at its edge)")
+    bad = 0 if before <= base <= before + edge else 1
+    total = 0
+    for n, (a, b) in enumerate(creates, 1):
+        during = [l for i, l in issued if a + E <= i < b - E]
+        edges = sum(1 for i, _ in issued if abs(i - a) < E or abs(i - b) < E)
+        slow = sum(1 for l in during if l >= 0.150)
+        p = phase.get(f"creating snap{n}", {"ios": 0, "slow": 0})
+        total += len(during)
+        ok = len(during) <= p["ios"] <= len(during) + edges and p["slow"] >= slow
+        print(f"{'ok' if ok else 'FAIL'}: create {n} ran {a:.3f}..{b:.3f}s: fio's log shows {len(during)} "
+              f"writes issued during it (+{edges} at its edges, {slow} >= 150 ms); engine: creating snap{n} "
+              f"{p['ios']} ({p['slow']} slow)")
+        bad |= not ok
+    if total < 1:
+        print("FAIL: fio's log shows no write issued during any create: nothing to attribute")
+        bad = 1
+    return bad
+
+
+@command
+def rbdsnap_fixture(out, spec, before="0", after="0"):
+    """rbdsnap-fixture OUT 'phase:secs:ios:p99_ms:slow:osd_slow ...' [SLOW_OPS_BEFORE SLOW_OPS_AFTER]:
+    write a sidecar as rbdsnap does (the first snapshot event at t=10)."""
+    before, after = int(before), int(after)
+    ph = []
+    for f in spec.split():
+        n, secs, ios, p99, slow, osd = f.split(":")
+        ph.append({"name": n, "kind": "x", "live_snaps": 0, "seconds": float(secs), "ios": int(ios),
+                   "iops": int(ios) / float(secs), "p50_us": 1000.0, "p99_us": float(p99) * 1000,
+                   "slow": int(slow), "osd_slow_ops": int(osd)})
+    tl = [{"t": t, "iops": 1, "slow_ops": before if t < 10 else after} for t in range(30)]
+    json.dump({"engine": "rbdsnap", "format": 2, "pool": "rbd", "image": "fixture", "rbd_cache": False,
+               "health": {"polls": 30, "worst": "HEALTH_WARN" if before or after else "HEALTH_OK",
+                          "slow_ops_max": max(before, after)}, "phases": ph,
+               "events": [{"t": 10.0, "op": "create", "name": "s", "ret": 0, "live": 1}], "timeline": tl},
+              open(out, "w"))
+
+
+@command
+def rbdsnap_doctor(src, out, phase, *edits):
+    """rbdsnap-doctor SNAP_JSON OUT PHASE|all FIELD*FACTOR|FIELD=VALUE...: a copy of
+    the sidecar with those phases' fields scaled or set."""
+    d = json.load(open(src))
+    for p in d["phases"]:
+        if phase not in ("all", p["name"]):
+            continue
+        for e in edits:
+            if "*" in e:
+                k, v = e.split("*")
+                p[k] *= float(v)
+            else:
+                k, v = e.split("=")
+                p[k] = int(v)
+    json.dump(d, open(out, "w"))
+
+
+# ------------------------------------------------------------------ fio JSON
+
+@command
+def client_jobs(path, writes, reads):
+    """client-jobs FIO_JSON WRITES READS: fio --client ran one -cs job per server (2), no
+    error, exactly WRITES writes and READS reads each."""
+    d = json.load(open(path))
+    want = (int(writes), int(reads))
+    jobs = [j for j in d.get("client_stats", []) if j.get("jobname", "").endswith("-cs")]
+    got = sorted((j["hostname"] if "hostname" in j else "", j["error"], j["write"]["total_ios"],
+                  j["read"]["total_ios"]) for j in jobs)
+    print("per server (error, writes, reads):", [g[1:] for g in got])
+    return int(not (len(jobs) == 2 and all(g[1:] == (0,) + want for g in got)))
+
+
+@command
+def stripped(path):
+    """stripped POINT_JSON: a --strip'ped fio JSON keeps runtimes and results, not options."""
+    j = json.load(open(path))["jobs"][0]
+    assert "job_runtime" in j and "read" in j and "job options" not in j and "iodepth_level" not in j
+
+
+# ------------------------------------------------------------------ tools/sweep, tools/experiment
+
+@command
+def sweep_summary(path):
+    """sweep-summary SUMMARY_CSV: "ROWS OK_ROWS_WITH_WRITE_IOPS"."""
+    import csv
+    r = list(csv.DictReader(open(path)))
+    print(len(r), sum(x["status"] == "ok" and float(x["write.iops"]) > 0 for x in r))
+
+
+@command
+def svg_lines(path, n):
+    """svg-lines FILE N: an SVG with N polylines."""
+    import xml.etree.ElementTree as E
+    r = E.parse(path).getroot()
+    assert r.tag.endswith("svg") and len(r.findall("{http://www.w3.org/2000/svg}polyline")) == int(n)
+
+
+def claims_module():
+    sys.path.insert(0, os.path.join(REPO, "tools", "experiment.d"))
+    import claims
+    return claims
+
+
+@command
+def claims_load(path, at_least):
+    """claims-load FILE N: a claim file loads and has N claims or more."""
+    assert len(claims_module().load(path)["claims"]) >= int(at_least)
+
+
+@command
+def claims_fixture(path):
+    """claims-fixture FIXTURE_JSON: claims.py's verdicts, medians, tables, refusals on the fixture."""
+    claims = claims_module()
+    # repeat i of a over repeat i of b; hand-computed:
+    #   x: 7/2=3.5 8/2=4 9/2=4.5 -> median 4.0 (seed 4: within 2x) -> reproduced
+    #   y: 1.2 1.5 1.1 -> 1.2: above 1 like the seed, 3.3x off -> direction only
+    #   z: 0.5 0.25 0.4 -> 0.4: below 1, the seed above -> reversed
+    #   below: b/a = 0.25 (seed 0.5, within 2x) -> reproduced
+    #   t/low 10,20,5 over 400 -> 0.025 <= 0.1 -> reproduced; t/mid 200 over 400 -> 0.5, same side -> direction only
+    #   no-effect: 400/200 = 2 outside 0.8-1.25 -> reversed; count: median 3 >= 1 -> reproduced
+    m = {"x/a": [7, 8, 9], "x/b": [2, 2, 2], "y/a": [1.2, 3, 1.1], "y/b": [1, 2, 1], "z/a": [1, 1, 2],
+         "z/b": [2, 4, 5], "t/low": [10, 20, 5], "t/mid": [200, 200, 200], "t/base": [400, 400, 400],
+         "t/slow": [0, 3, 7]}
+    want = {"same-2x": ("reproduced", 4.0, 3.5, 4.5), "dir-only": ("direction only", 1.2, 1.1, 1.5),
+            "reversed": ("reversed", 0.4, 0.25, 0.5), "below": ("reproduced", 0.25, 2 / 9, 2 / 7),
+            "absent": ("not attempted",), "gone": ("not attempted",),
+            "collapse": ("reproduced", 0.025, 0.0125, 0.05),
+            "collapse-partly": ("direction only", 0.5, 0.5, 0.5), "no-effect": ("reversed", 2.0, 2.0, 2.0),
+            "count": ("reproduced", 3, 0, 7)}
+    d = claims.load(path)
+    for c, r in claims.judge(d, m):
+        w = want[c["id"]]
+        assert r["verdict"] == w[0], (c["id"], r, w)
+        if len(w) > 1:
+            assert abs(r["median"] - w[1]) < 1e-9 and abs(r["min"] - w[2]) < 1e-9 and \
+                abs(r["max"] - w[3]) < 1e-9, (c["id"], r, w)
+            assert r["n"] == 3, (c["id"], r)
+    r = dict((c["id"], r) for c, r in claims.judge(d, m))
+    assert "nothere/a" in r["absent"]["reason"] and r["gone"]["reason"] == "the option no longer exists"
+    tab, expl, judged = claims.render(path, m)
+    assert "| `reversed` | a is 4x b | a 4.00 / b 1.00 = **4.00×** | **0.4×** (0.25–0.5, n=3)" in tab, tab
+    assert "reproduced **4**, direction only **2**, reversed **2**, not attempted **2**" in tab, tab
+    assert "- **`reversed`** (reversed): explained" in expl, expl
+    # the same claim without its explanation: the page is refused
+    del d["claims"][2]["differs"]
+    json.dump(d, open(path + ".bare", "w"))
+    try:
+        claims.render(path + ".bare", m)
+        raise SystemExit("a reversed claim without an explanation was accepted")
+    except claims.MissingExplanation as e:
+        assert str(e).endswith("explanation: reversed (add one to the claim file; the page was not written)"), e
+        print("refused:", e)
+    # malformed files are refused with the claim named
+    for bad, why in (({"claims": [{"id": "q", "words": "w", "seed": {}, "a": "k", "compare": {"kind": "vibes"}}]},
+                      "compare.kind"),
+                     ({"claims": [{"id": "q", "words": "w", "seed": {"a": 1, "b": 2}, "a": "k",
+                                   "compare": {"kind": "threshold", "op": "eq"}}]}, "compare.op"),
+                     ({"claims": [{"id": "q", "words": "w", "seed": {}, "not_attempted": "x"},
+                                  {"id": "q", "words": "w", "seed": {}, "not_attempted": "x"}]}, "twice")):
+        json.dump(bad, open(path + ".bad", "w"))
+        try:
+            claims.load(path + ".bad")
+            raise SystemExit(f"malformed claim file accepted ({why})")
+        except claims.ClaimError as e:
+            assert why in str(e) and "claim q" in str(e), e
+
+
+@command
+def claims_experiment(tmp):
+    """claims-experiment TMPDIR: tools/experiment refuses (exit 1) a page whose reversed
+    claim has no explanation, and writes it, claims first, with one."""
+    import importlib.machinery
+    X = importlib.machinery.SourceFileLoader("experiment", os.path.join(REPO, "tools", "experiment")).load_module()
+    os.makedirs(os.path.join(tmp, "claims"))
+    claim = {"id": "up", "words": "grows 3x", "seed": {"a": 3, "b": 1},
+             "a": "rbd/tps-64", "b": "rbd/tps-4", "compare": {"kind": "factor"}}
+    json.dump({"seed": "seed001", "claims": [claim]}, open(os.path.join(tmp, "claims", "seed001.json"), "w"))
+    X.CLAIMS = os.path.join(tmp, "claims")
+
+    def fake(ctx):          # numbers that reverse the claim, no fio
+        for i, (a, b) in enumerate(((1, 2), (1, 3), (2, 3))):
+            ctx.measure("rbd/tps-64", i, a)
+            ctx.measure("rbd/tps-4", i, b)
+        return "body"
+    X.run_seed001 = fake
+    rc = X.main(["--short", "--only", "seed001", "--out", os.path.join(tmp, "out")])
+    assert rc == 1, rc
+    assert not os.path.exists(os.path.join(tmp, "out", "seed001-pgbench-rbd.md"))
+    json.dump({"seed": "seed001", "claims": [dict(claim, differs="because")]},
+              open(os.path.join(tmp, "claims", "seed001.json"), "w"))
+    assert X.main(["--short", "--only", "seed001", "--out", os.path.join(tmp, "out")]) == 0
+    page = open(os.path.join(tmp, "out", "seed001-pgbench-rbd.md")).read()
+    assert page.index("## The seed's claims") < page.index("## Measurements"), "the claim table does not open the page"
+    assert "| `up` | grows 3x | a 3.00 / b 1.00 = **3.00×** | **0.5×** (0.333–0.667, n=3)" in page and \
+        "| reversed |" in page
+    assert "- **`up`** (reversed): because" in page
+    idx = open(os.path.join(tmp, "out", "README.md")).read()
+    assert "| 0 / 0 / 1 / 0 |" in idx, idx
+
+
+# ------------------------------------------------------------------ main
+
+def usage():
+    print(__doc__.strip() + "\n\nCommands:")
+    for name, fn in sorted(COMMANDS.items()):
+        print("  " + (fn.__doc__ or name).split("\n")[0])
+
+
+def main(argv):
+    if len(argv) < 2 or argv[1] in ("-h", "--help"):
+        usage()
+        return 0
+    fn = COMMANDS.get(argv[1])
+    if fn is None:
+        print(f"lib.py: unknown command '{argv[1]}' (see --help)", file=sys.stderr)
+        return 2
+    try:
+        rc = fn(*argv[2:])
+    except TypeError as e:
+        if e.__traceback__.tb_next is None:     # the call itself: wrong arguments
+            print(f"lib.py {argv[1]}: {e}; usage: {fn.__doc__.splitlines()[0]}", file=sys.stderr)
+            return 2
+        raise
+    except AssertionError as e:
+        print(f"{argv[1]}: check failed" + (f": {e}" if str(e) else ""))
+        return 1
+    return rc or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
