@@ -777,6 +777,130 @@ def claims_experiment(tmp):
     assert "| 0 / 0 / 1 / 0 |" in idx, idx
 
 
+@command
+def claims_seed001_curves():
+    """claims-seed001-curves: seed 001's claims name keys seed001.py records; a saturating
+    curve reproduces them, a linear one does not; seed 000's sysbench claims name oltp-txps."""
+    claims = claims_module()
+    d = claims.load(os.path.join(REPO, "results", "claims", "seed001.json"))
+    keys = {k for c in d["claims"] for k in (c.get("a"), c.get("b")) if isinstance(k, str)}
+    bad = [k for k in keys if not re.fullmatch(r"(local|ext4rbd)/tps-(4|8|16|32|64)", k)]
+    assert not bad, f"keys seed001.py does not record: {bad}"
+    conns = (4, 8, 16, 32, 64)
+    sat = {4: 300, 8: 420, 16: 600, 32: 780, 64: 870}
+
+    def m(curve, local64):
+        r = {f"ext4rbd/tps-{c}": [curve[c], curve[c]] for c in conns}
+        r["local/tps-64"] = [local64, local64]
+        return r
+    v = {c["id"]: r["verdict"] for c, r in claims.judge(d, m(sat, 1200))}
+    # 870/300 = 2.9 (seed 3.02), 600/300 = 2.0 (2.06), 870/780 = 1.12 <= 1.25, 870/600 = 1.45 <= 2,
+    # 1200/870 = 1.38 (seed 4.62: 3.3x off), < 10
+    want = {"scaling-4-to-64": "reproduced", "scaling-4-to-16": "reproduced", "saturation-32-to-64": "reproduced",
+            "saturation-16-to-64": "reproduced", "local-factor-4": "direction only",
+            "not-orders-of-magnitude": "reproduced", "previous-4-tps": "not attempted"}
+    assert v == want, v
+    lin = {c: 10 * c for c in conns}
+    v = {c["id"]: r["verdict"] for c, r in claims.judge(d, m(lin, 640 * 20))}
+    # 640/40 = 16 (5.3x the seed's 3.02), 160/40 = 4 (1.9x of 2.06), 640/320 = 2 > 1.25, 640/160 = 4 > 2,
+    # 12800/640 = 20 >= 10
+    want = {"scaling-4-to-64": "direction only", "scaling-4-to-16": "reproduced",
+            "saturation-32-to-64": "direction only", "saturation-16-to-64": "direction only",
+            "local-factor-4": "direction only", "not-orders-of-magnitude": "direction only",
+            "previous-4-tps": "not attempted"}
+    assert v == want, v
+    d0 = claims.load(os.path.join(REPO, "results", "claims", "seed000.json"))
+    sb = [c for c in d0["claims"] if c["id"].startswith("sysbench")]
+    assert sb and all(c["a"].endswith("/oltp-txps") and c["b"].endswith("/oltp-txps") for c in sb), sb
+
+
+@command
+def json_median(expr, *files):
+    """json-median EXPR FILE...: the median of EXPR over the JSON files, as 1,234 (each must be > 0)."""
+    import statistics
+    v = [query(expr, load_json(f)) for f in files]
+    assert all(x > 0 for x in v), v
+    print(f"{statistics.median(v):,.0f}")
+
+
+@command
+def seed000_oltp(tmp):
+    """seed000-oltp TMPDIR: seed 000's oltp job through the experiment's own sweep (2 s,
+    local): oltp_read_write with the MariaDB profile; its tx/s is fio's write IOPS."""
+    import argparse
+    sys.path.insert(0, os.path.join(REPO, "tools", "experiment.d"))
+    import common
+    import seed000
+    ctx = common.Ctx(argparse.Namespace(out=os.path.join(tmp, "out0"), short=True, repeats=1), "seed000")
+    env = {**common.target_env(ctx, "local", {"STORE": "posix"}, "oltp"), "RUNTIME": 2, "ROWS": 20000}
+    r = ctx.sweep("jobs/seed000-oltp.fio", {"CLIENTS": "1"}, env, "local/oltp/r1")
+    d = common.point(r, CLIENTS=1)
+    assert d and d["jobs"][0]["jobname"] == "oltp" and d["jobs"][0]["error"] == 0, d
+    err = open(os.path.join(common.pdir(r, CLIENTS=1), "fio.err")).read()
+    assert "profile=oltp_read_write flavor=mariadb" in err, err[-400:]
+    t = seed000.times({"install-db": r, "ddl": r, "records": r, "oltp": r})
+    assert abs(t["oltp-txps"] - d["jobs"][0]["write"]["iops"]) < 1e-9 and t["oltp-txps"] > 0, t
+    print(f"seed 000 oltp: {t['oltp-txps']:.0f} tx/s")
+
+
+@command
+def fidelity_table_fixture():
+    """fidelity-table-fixture: tools/fidelity's ratio table from hand-made runs (rows A, B, C on
+    local and cephfs; tolerance 15%), then a MISS line per row it marks."""
+    import importlib.machinery
+    f = importlib.machinery.SourceFileLoader("fidelity", os.path.join(REPO, "tools", "fidelity")).load_module()
+    T = [("local", "/l"), ("cephfs", "/c")]
+    # (round, real, dbfio); local real 1000 in both rounds
+    runs = {("local", "A"): [(0, 1000.0, 1200.0), (1, 1000.0, 1200.0)],
+            ("cephfs", "A"): [(0, 380.0, 480.0), (1, 620.0, 480.0)],
+            ("local", "B"): [(0, 1000.0, 1300.0), (1, 1000.0, 1300.0)],
+            ("cephfs", "B"): [(0, 475.0, 520.0), (1, 525.0, 520.0)],
+            ("local", "C"): [(0, 1000.0, 900.0)],
+            ("cephfs", "C"): [(0, 500.0, 396.0)]}
+    rows = ["A", "B", "C"]
+    t, m = f.ratio_table(T, runs, {}, dict.fromkeys(rows, "tps"), dict.fromkeys(rows, "txn"), rows, 0.15)
+    print(t)
+    for x in m:
+        print("MISS", *x)
+
+
+@command
+def sidecar_job(eng, name, *files):
+    """sidecar-job ENGINE JOBNAME FILE...: each file strict UTF-8 JSON naming that engine and,
+    byte for byte, that job."""
+    bad = 0
+    for f in files:
+        try:
+            raw = open(f, "rb").read()
+            d = json.loads(raw.decode("utf-8"))	# strict: no raw invalid byte may reach the file
+        except (OSError, ValueError) as e:
+            print(f"{eng}: {os.fsencode(f)!r}: {type(e).__name__}: {e}")
+            bad = 1
+            continue
+        if d.get("job") != name or os.fsencode(d["job"]) != os.fsencode(name):
+            print(f"{eng}: {os.fsencode(f)!r}: job {d.get('job')!r}, want {name!r}")
+            bad = 1
+        if d.get("engine") != eng:
+            print(f"{eng}: {os.fsencode(f)!r}: engine {d.get('engine')!r}")
+            bad = 1
+    return bad
+
+
+@command
+def rbdsnap_snap_names(path, prefix):
+    """rbdsnap-snap-names SNAP_JSON PREFIX: the schedule, events and timeline carry the prefix."""
+    d = json.load(open(path, "rb"))
+    snaps = [e["name"] for e in d["events"] if e["op"] in ("create", "remove")]
+    tl = [x for s in d["timeline"] for x in s["events"]]
+    if d["schedule"]["snap_prefix"] != prefix:
+        sys.exit(f"snap_prefix {d['schedule']['snap_prefix']!r}")
+    if not snaps or any(not n.startswith(prefix) for n in snaps):
+        sys.exit(f"event names {snaps!r}")
+    if not tl or any(prefix not in x for x in tl):
+        sys.exit(f"timeline events {tl!r}")
+    print(f"{len(snaps)} snapshot events, {len(tl)} in the timeline")
+
+
 # ------------------------------------------------------------------ main
 
 def usage():

@@ -14,13 +14,8 @@ page=$out/seed001-pgbench-rbd.md
 # the oracle: fio's JSON of each point (group_reporting: the connections' write IOPS = tps),
 # the median of the 2 repeats computed here
 for c in 4 16 64; do
-	want=$(python3 - "$out/runs/seed001/local" "$c" <<'PY'
-import json, sys, statistics
-v = [json.load(open(f"{sys.argv[1]}/r{r}/CONNS={sys.argv[2]}/point.json"))["jobs"][0]["write"]["iops"] for r in (1, 2)]
-assert all(x > 0 for x in v), v
-print(f"{statistics.median(v):,.0f}")
-PY
-) || fail "no fio JSON with tx/s for $c connections"
+	want=$(py json-median "d['jobs'][0]['write']['iops']" "$out/runs/seed001/local/r"{1,2}"/CONNS=$c/point.json") ||
+		fail "no fio JSON with tx/s for $c connections"
 	grep -qE "^\| $c \| $want \([0-9,]+–[0-9,]+\) \|" "$page" || { grep "^| $c " "$page"; fail "$c connections: the page does not give the median $want of fio's JSON"; }
 	j=$out/runs/seed001/local/r1/CONNS=$c/point.json
 	[ "$(json "$j" "len(d['jobs'])")" = 1 ] || fail "$c connections: not one group-reported job"
@@ -38,20 +33,5 @@ grep -q 'tools/sweep jobs/seed001-pgbench.fio' "$page" || fail "the page does no
 ok "seed 001 page: claims not attempted without Ceph, sizes explained, command given, scratch removed"
 
 # seed 000's sysbench job through the experiment's own sweep, 2 s (local target only)
-REPO=$REPO python3 - "$TMP" <<'PY' || fail "seed 000's oltp job on the txn engine"
-import sys, os, json, argparse, importlib.machinery
-tmp = sys.argv[1]
-sys.path.insert(0, os.path.join(os.environ["REPO"], "tools", "experiment.d"))
-import common, seed000
-ctx = common.Ctx(argparse.Namespace(out=os.path.join(tmp, "out0"), short=True, repeats=1), "seed000")
-env = {**common.target_env(ctx, "local", {"STORE": "posix"}, "oltp"), "RUNTIME": 2, "ROWS": 20000}
-r = ctx.sweep("jobs/seed000-oltp.fio", {"CLIENTS": "1"}, env, "local/oltp/r1")
-d = common.point(r, CLIENTS=1)
-assert d and d["jobs"][0]["jobname"] == "oltp" and d["jobs"][0]["error"] == 0, d
-err = open(os.path.join(common.pdir(r, CLIENTS=1), "fio.err")).read()
-assert "profile=oltp_read_write flavor=mariadb" in err, err[-400:]
-t = seed000.times({"install-db": r, "ddl": r, "records": r, "oltp": r})
-assert abs(t["oltp-txps"] - d["jobs"][0]["write"]["iops"]) < 1e-9 and t["oltp-txps"] > 0, t
-print(f"seed 000 oltp: {t['oltp-txps']:.0f} tx/s")
-PY
+py seed000-oltp "$TMP" || fail "seed 000's oltp job on the txn engine"
 ok "seed 000 sysbench: oltp_read_write, flavor mariadb, tx/s read from fio's JSON"

@@ -5,23 +5,7 @@
 [ "$(id -u)" = 0 ] || skip "tools/fidelity needs root (tools/dbtrace)"
 
 # 1. the table from figures made up here; every expected cell computed by hand
-python3 - "$REPO/tools/fidelity" >"$TMP/table.md" <<'EOF' || fail "the table could not be made from hand-made runs"
-import importlib.machinery, sys
-f = importlib.machinery.SourceFileLoader("fidelity", sys.argv[1]).load_module()
-T = [("local", "/l"), ("cephfs", "/c")]
-# (round, real, dbfio); local real 1000 in both rounds
-runs = {("local", "A"): [(0, 1000.0, 1200.0), (1, 1000.0, 1200.0)],
-        ("cephfs", "A"): [(0, 380.0, 480.0), (1, 620.0, 480.0)],
-        ("local", "B"): [(0, 1000.0, 1300.0), (1, 1000.0, 1300.0)],
-        ("cephfs", "B"): [(0, 475.0, 520.0), (1, 525.0, 520.0)],
-        ("local", "C"): [(0, 1000.0, 900.0)],
-        ("cephfs", "C"): [(0, 500.0, 396.0)]}
-rows = ["A", "B", "C"]
-t, m = f.ratio_table(T, runs, {}, dict.fromkeys(rows, "tps"), dict.fromkeys(rows, "txn"), rows, 0.15)
-print(t)
-for x in m:
-    print("MISS", *x)
-EOF
+py fidelity-table-fixture >"$TMP/table.md" || fail "the table could not be made from hand-made runs"
 cat "$TMP/table.md"
 row() { grep "^| $1 | $2 |" "$TMP/table.md" | awk -F'|' '{ gsub(/ /, ""); print $8 "|" $9 "|" $10 "|" $11 }'; }
 # A local: 1200/1000 = +20% absolute, within 25%; real local 1000 both rounds: spread 0%

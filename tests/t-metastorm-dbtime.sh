@@ -8,16 +8,9 @@ E=$B/metastorm.so
 cpu() {	# cpu NAME ARGS...: prints user+sys seconds of fio
 	local n=$1; shift
 	mkdir -p "$TMP/$n"
-	python3 - "$FIO" --output-format=json --output="$TMP/$n.json" --name="$n" \
+	py rusage "$FIO" --output-format=json --output="$TMP/$n.json" --name="$n" \
 		--ioengine="external:$E" --directory="$TMP/$n" --flavor=postgres --tables=4 \
-		--number_ios=200 --table_json="$TMP/$n.tbl.json" "$@" <<'PY' 2>"$TMP/$n.err" ||
-import os, sys
-pid = os.fork()
-if pid == 0:
-    os.execvp(sys.argv[1], sys.argv[1:])
-_, status, ru = os.wait4(pid, 0)
-sys.exit(1) if status else print("%.4f" % (ru.ru_utime + ru.ru_stime))
-PY
+		--number_ios=200 --table_json="$TMP/$n.tbl.json" "$@" 2>"$TMP/$n.err" ||
 		{ cat "$TMP/$n.err"; fail "$n: fio failed"; }
 }
 # Statements of the open type (a table-cache miss: four cheap calls), so that
@@ -30,25 +23,20 @@ burnt=$(cpu burn --ddl_mix=open:1 --cpu_per_stmt=4ms)
 oburnt=$(cpu oburn --ddl_mix=open:1 --cpu_per_stmt=1ms --ddl_cpu=create:9ms,open:3ms)
 slept=$(cpu sleep --ddl_mix=open:1 --rtt=2ms)
 base=$obase
-python3 - "$base" "$burnt" "$obase" "$oburnt" "$slept" <<'PY' ||
-import sys
-base, burnt, obase, oburnt, slept = map(float, sys.argv[1:])
-print("open: base %.3f s, cpu_per_stmt=4ms %.3f s (+%.3f, expected +0.800)" % (base, burnt, burnt - base))
-print("open: ddl_cpu=open:3ms %.3f s (+%.3f, expected +0.600), rtt=2ms %.3f s"
-      % (oburnt, oburnt - obase, slept))
+echo "open: base $base s, cpu_per_stmt=4ms $burnt s (+$(py calc "round($burnt - $base, 3)"), expected +0.800)"
+echo "open: ddl_cpu=open:3ms $oburnt s (+$(py calc "round($oburnt - $obase, 3)"), expected +0.600), rtt=2ms $slept s"
 # at least what was asked (less is a sleep or a short burn); at most 25% more: on a
 # loaded machine the burning job is switched out more often, and fio's own threads
 # run for the longer wall time (+3..+15% seen at load average 12 on 2 cores)
-assert 0.95 * 0.8 <= burnt - base <= 1.25 * 0.8, "cpu_per_stmt: burned CPU not 0.8 s (-5%..+25%)"
-assert 0.95 * 0.6 <= oburnt - obase <= 1.25 * 0.6, "ddl_cpu: burned CPU not 0.6 s (-5%..+25%)"
-assert slept - obase < 0.15, "rtt must sleep, not burn"
-PY
-	fail "cpu: base ${base}s, cpu_per_stmt ${burnt}s, ddl_cpu ${oburnt}s, rtt ${slept}s"
+cpu_fail() { fail "cpu: $1: base ${base}s, cpu_per_stmt ${burnt}s, ddl_cpu ${oburnt}s, rtt ${slept}s"; }
+py check "0.95 * 0.8 <= $burnt - $base <= 1.25 * 0.8" || cpu_fail "cpu_per_stmt: burned CPU not 0.8 s (-5%..+25%)"
+py check "0.95 * 0.6 <= $oburnt - $obase <= 1.25 * 0.6" || cpu_fail "ddl_cpu: burned CPU not 0.6 s (-5%..+25%)"
+py check "$slept - $obase < 0.15" || cpu_fail "rtt must sleep, not burn"
 ok "open x 200: cpu_per_stmt=4ms: fio's CPU ${base}s -> ${burnt}s (+0.8 s expected); ddl_cpu=open:3ms -> ${oburnt}s (+0.6 s)"
 # rtt is wall time: fio's median statement latency (open, four cheap calls) grows by 2 ms
 clat=$(json "$TMP/sleep.json" "d['jobs'][0]['read']['clat_ns']['percentile']['50.000000'] / 1e6")
 clat0=$(json "$TMP/obase.json" "d['jobs'][0]['read']['clat_ns']['percentile']['50.000000'] / 1e6")
-python3 -c "import sys; sys.exit(0 if 1.7 <= $clat - $clat0 <= 2.8 else 1)" ||
+py check "1.7 <= $clat - $clat0 <= 2.8" ||
 	fail "rtt=2ms: median open latency $clat ms, without rtt $clat0 ms: not 2 ms more"
 ok "rtt=2ms: median open latency $clat ms, $clat0 ms without (fio clat)"
 grep -q "^metastorm: non-storage time in the statements above: rtt 2000us" "$TMP/sleep.err" ||

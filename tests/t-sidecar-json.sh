@@ -11,26 +11,7 @@ D="$TMP/dir$WEIRD"
 mkdir -p "$D" || fail "cannot make the directory $D"
 check() {	# check ENGINE FILE...: each FILE a sidecar of that engine, for job $NAME
 	local eng=$1; shift
-	python3 - "$eng" "$NAME" "$@" <<'PY'
-import json, os, sys
-eng, name, files = sys.argv[1], sys.argv[2], sys.argv[3:]
-bad = 0
-for f in files:
-    try:
-        raw = open(f, "rb").read()
-        d = json.loads(raw.decode("utf-8"))	# strict: no raw invalid byte may reach the file
-    except (OSError, ValueError) as e:
-        print(f"{eng}: {os.fsencode(f)!r}: {type(e).__name__}: {e}")
-        bad = 1
-        continue
-    if d.get("job") != name or os.fsencode(d["job"]) != os.fsencode(name):
-        print(f"{eng}: {os.fsencode(f)!r}: job {d.get('job')!r}, want {name!r}")
-        bad = 1
-    if d.get("engine") != eng:
-        print(f"{eng}: {os.fsencode(f)!r}: engine {d.get('engine')!r}")
-        bad = 1
-sys.exit(bad)
-PY
+	py sidecar-job "$eng" "$NAME" "$@"
 }
 run() {	# run ENGINE ARGS...: the engine as job $NAME in $D
 	local eng=$1; shift
@@ -74,14 +55,5 @@ run_fio rbdsnap --name="$NAME" --ioengine="external:$B/rbdsnap.so" --clientname=
 	--runtime=3 --snap_interval=1 --snap_keep=1 --snap_prefix="$PREFIX" \
 	--snap_json="$D/rbdsnap.snap.json" || { cat "$TMP/rbdsnap.err"; fail "rbdsnap: fio failed"; }
 check rbdsnap "$D/rbdsnap.snap.json" || fail "rbdsnap: snap_json"
-python3 - "$D/rbdsnap.snap.json" "$PREFIX" <<'PY' || fail "rbdsnap: snapshot names in snap_json"
-import json, sys
-d, prefix = json.load(open(sys.argv[1], "rb")), sys.argv[2]
-snaps = [e["name"] for e in d["events"] if e["op"] in ("create", "remove")]
-tl = [x for s in d["timeline"] for x in s["events"]]
-if d["schedule"]["snap_prefix"] != prefix: sys.exit(f"snap_prefix {d['schedule']['snap_prefix']!r}")
-if not snaps or any(not n.startswith(prefix) for n in snaps): sys.exit(f"event names {snaps!r}")
-if not tl or any(prefix not in x for x in tl): sys.exit(f"timeline events {tl!r}")
-print(f"{len(snaps)} snapshot events, {len(tl)} in the timeline")
-PY
+py rbdsnap-snap-names "$D/rbdsnap.snap.json" "$PREFIX" || fail "rbdsnap: snapshot names in snap_json"
 ok "rbdsnap: snap_json"

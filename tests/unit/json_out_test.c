@@ -19,17 +19,7 @@
 #include <sys/wait.h>
 
 #include "store/json_out.h"
-
-static int failures;
-
-#define CHECK(cond, fmt, ...)						\
-	do {								\
-		if (!(cond)) {						\
-			failures++;					\
-			fprintf(stderr, "FAIL %s:%d: %s: " fmt "\n",	\
-				__FILE__, __LINE__, #cond, ##__VA_ARGS__);	\
-		}							\
-	} while (0)
+#include "check.h"
 
 struct doc {
 	struct json_out j;
@@ -44,7 +34,7 @@ static void doc_open(struct doc *d, int pretty)
 	d->f = open_memstream(&d->text, &d->len);
 	if (!d->f) {
 		perror("open_memstream");
-		exit(1);
+		exit(T_EXIT_FAIL);
 	}
 	json_init(&d->j, d->f, pretty);
 }
@@ -296,10 +286,10 @@ int main(void)
 	test_values();
 	test_misuse();
 	test_python();
-	if (failures) {
-		fprintf(stderr, "json_out_test: %d checks failed\n", failures);
-		return 1;
+	if (t_status() != T_EXIT_PASS) {
+		printf("json_out_test: %d checks failed\n", t_failures);
+		return T_EXIT_FAIL;
 	}
 	printf("json_out_test: all checks passed\n");
-	return 0;
+	return T_EXIT_PASS;
 }
