@@ -674,8 +674,15 @@ def svg_lines(path, n):
     assert r.tag.endswith("svg") and len(r.findall("{http://www.w3.org/2000/svg}polyline")) == int(n)
 
 
+def experiment_d():
+    """Make tools/experiment.d's modules (claims, common, seed00N) importable."""
+    d = os.path.join(REPO, "tools", "experiment.d")
+    if d not in sys.path:
+        sys.path.insert(0, d)
+
+
 def claims_module():
-    sys.path.insert(0, os.path.join(REPO, "tools", "experiment.d"))
+    experiment_d()
     import claims
     return claims
 
@@ -828,7 +835,7 @@ def seed000_oltp(tmp):
     """seed000-oltp TMPDIR: seed 000's oltp job through the experiment's own sweep (2 s,
     local): oltp_read_write with the MariaDB profile; its tx/s is fio's write IOPS."""
     import argparse
-    sys.path.insert(0, os.path.join(REPO, "tools", "experiment.d"))
+    experiment_d()
     import common
     import seed000
     ctx = common.Ctx(argparse.Namespace(out=os.path.join(tmp, "out0"), short=True, repeats=1), "seed000")
@@ -899,6 +906,55 @@ def rbdsnap_snap_names(path, prefix):
     if not tl or any(prefix not in x for x in tl):
         sys.exit(f"timeline events {tl!r}")
     print(f"{len(snaps)} snapshot events, {len(tl)} in the timeline")
+
+
+@command
+def seed003_demo_figures(tmp):
+    """seed003-demo-figures TMPDIR: seed 003's demo profile (SNAPS=3 only, CoW at 1 and 5) and its
+    figures and verdicts from a hand-made SNAPS=3 sidecar and CoW points."""
+    experiment_d()
+    import argparse
+    import common
+    import seed003
+    import seed003_measure
+    import claims
+    a = argparse.Namespace(out=os.path.join(tmp, "out3"), short=True, demo=True, repeats=1)
+    ctx = common.Ctx(a, "seed003")
+    assert seed003.snaps(ctx) == (3,) and seed003.reps(ctx) == [1] and seed003.cow_counts(ctx) == (1, 5)
+    assert seed003.sizes(ctx, "seedlike")[0] == "128M"
+    full = common.Ctx(argparse.Namespace(out=tmp, short=False, repeats=3), "seed003")
+    assert seed003.snaps(full) == (1, 3) and seed003.reps(full) == [1, 2, 3] and seed003.cow_counts(full) == tuple(range(6))
+    ph = lambda n, s, ios: {"name": n, "seconds": s, "ios": ios, "iops": ios / s, "p50_us": 30e3, "p99_us": 900e3,
+                            "max_us": 2e6, "slow": 1, "osd_slow_ops": 2}
+    run = os.path.join(tmp, "rbdsnap")
+    d = common.pdir(run, SNAPS=3, REP=1)
+    os.makedirs(d)
+    json.dump({"phases": [ph("baseline", 5, 500), ph("creating snap1", 2, 20), ph("snap1", 2, 10), ph("snap3", 6, 30),
+                          ph("after", 4, 240)], "health": {"slow_ops_max": 7}, "osd_slow_ops": {"count": 8}},
+              open(os.path.join(d, "snaps.json"), "w"))
+    cow = {}
+    for n, (m1, m2) in ((1, (200, 220)), (5, (180, 160))):
+        cow[n] = os.path.join(tmp, f"cow-{n}")
+        os.makedirs(common.pdir(cow[n], SNAPS=n))
+        json.dump({"jobs": [{"jobname": "measure1", "write": {"iops": m1}}, {"jobname": "measure2", "write": {"iops": m2}}]},
+                  open(os.path.join(common.pdir(cow[n], SNAPS=n), "point.json"), "w"))
+    ctx.s003 = {"seedlike": (run, cow)}
+    seed003_measure.measure(ctx)
+    m = ctx.m
+    assert m["rbd/iops-snap1"] == [7.5] and m["rbd/iops-baseline-1"] == [100] and m["rbd/iops-baseline-3"] == [100], m
+    assert m["rbd/iops-snap3"] == [5] and m["rbd/osd-slow-ops-3"] == [8] and m["rbd/iops-after-3"] == [60], m
+    assert m["rbd/cow-iops-1"] == [200, 220] and m["rbd/cow-iops-5"] == [180, 160], m
+    _, _, judged = claims.render(os.path.join(REPO, "results", "claims", "seed003.json"), ctx.m)
+    v = {c["id"]: r["verdict"] for c, r in judged}
+    # 7.5/100 = 0.075 <= 0.1; 5/100 <= 0.1; 16 slow records >= 1; after 60/100 >= 0.5; 5 vs 1 snapshots 0.9, 0.73 < 1
+    assert v["snap-during-run"] == "reproduced" and v["three-snaps-collapse"] == "reproduced", v
+    assert v["slow-requests"] == "reproduced" and v["slower-every-snapshot"] == "reproduced", v
+    runs = seed003.s003_runs(run, ctx)
+    rows = seed003.s003_summary(runs, "x")
+    assert [r[3] for r in rows] == ["snap3", "creating snap1"], rows
+    fnd = seed003.s003_findings(runs, "x")
+    assert "**5 % of the baseline's IOPS**" in fnd and "being created: 10 % of the baseline" in fnd, fnd
+    print("seed 003 demo:", v)
 
 
 # ------------------------------------------------------------------ main
