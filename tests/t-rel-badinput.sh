@@ -15,26 +15,27 @@ rs() { refuse "$1" "$2" --ioengine="external:$B/rbdsnap.so" --pool=rbd --rbdname
 	--rw=randwrite --bs=4k --runtime=1 "${@:3}"; }
 
 # 1. out-of-range / unknown values (those t-storeio-errors, t-metastorm-local and
-#    t-rbdsnap-errors already try are not repeated here)
+#    t-rbdsnap-errors already try are not repeated here); "failed parsing NAME=VALUE"
+#    is fio's own parser refusing a value outside the option's range or choices
 st st-empty-store "store=" --size=1m --store=
 st st-qd "queue_depth=100000 is over" --size=1m --store=uring --iodepth=100000
-rl rl-flavor "flavor=oracle: unknown" --flavor=oracle
-rl rl-wasize "innodb_log_write_ahead_size=1000: must be a power of two" --innodb_log_write_ahead_size=1000
-rl rl-method "innodb_flush_method=bogus: unknown" --innodb_flush_method=bogus
-rl rl-trx "innodb_flush_log_at_trx_commit=3: must be" --innodb_flush_log_at_trx_commit=3
-rl rl-files "innodb_log_files_in_group=0: must be" --innodb_log_files_in_group=0
+rl rl-flavor "failed parsing flavor=oracle" --flavor=oracle
+rl rl-wasize "failed parsing innodb_log_write_ahead_size=1000" --innodb_log_write_ahead_size=1000
+rl rl-method "failed parsing innodb_flush_method=bogus" --innodb_flush_method=bogus
+rl rl-trx "failed parsing innodb_flush_log_at_trx_commit=3" --innodb_flush_log_at_trx_commit=3
+rl rl-files "failed parsing innodb_log_files_in_group=0" --innodb_log_files_in_group=0
 rl rl-fsize "innodb_log_file_size=1024: must be" --innodb_log_file_size=1k
-rl rl-wsize "innodb_log_write_size=100: must be" --flavor=mariadb --innodb_log_write_size=100
-rl rl-seg "wal_segment_size=3145728: must be a power of two" --flavor=postgres --wal_segment_size=3m
-rl rl-segs "wal_segments=0: must be" --flavor=postgres --wal_segments=0
-rl rl-sync "wal_sync_method=bogus: unknown" --flavor=postgres --wal_sync_method=bogus
+rl rl-wsize "failed parsing innodb_log_write_size=100" --flavor=mariadb --innodb_log_write_size=100
+rl rl-seg "failed parsing wal_segment_size=3m" --flavor=postgres --wal_segment_size=3m
+rl rl-segs "failed parsing wal_segments=0" --flavor=postgres --wal_segments=0
+rl rl-sync "failed parsing wal_sync_method=bogus" --flavor=postgres --wal_sync_method=bogus
 rl rl-read "rw=read: the log is only appended" --rw=read
-pg pg-bsize "block_size=1000: not a power of two" --block_size=1000
-pg pg-rels "relations=0: at least one" --relations=0
+pg pg-bsize "failed parsing block_size=1000" --block_size=1000
+pg pg-rels "failed parsing relations=0" --relations=0
 pg pg-relsize "relation_size=12345: not a multiple" --relation_size=12345
-pg pg-cct "checkpoint_completion_target=2: a fraction" --checkpoint_completion_target=2
+pg pg-cct "failed parsing checkpoint_completion_target=2" --checkpoint_completion_target=2
 pg pg-segsize "segment_size=1000: smaller than" --segment_size=1000
-pg pg-extend "extend_ratio=101: a percentage" --extend_ratio=101
+pg pg-extend "failed parsing extend_ratio=101" --extend_ratio=101
 pg pg-bs "bs=4096: must equal block_size=8192" --bs=4k
 ms ms-tables "tables=4294967295: at most" --tables=-1
 ms ms-pages "init_pages=4294967295: at most" --init_pages=-1

@@ -1,10 +1,13 @@
 /*
- * fio_store.c - fio glue shared by the dbfio engines: option checks, the
- * store connection in the job's thread, and the per-call latency report.
+ * fio_store.c - fio glue shared by the dbfio engines: what fio's option
+ * parser lets through, the store connection in the job's thread, and the
+ * per-call latency report.
  * Tables go to stderr and the JSON sidecar, never through fio's log: with
  * --output=FILE fio writes its log into the file users parse as JSON.
  */
+#include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,19 +41,61 @@ int fio_store_check_version(const char *engine)
 #endif
 }
 
+/* The value typed for option name (the last one fio parsed), or NULL. */
+static const char *typed_value(struct thread_data *td, const char *name)
+{
+	struct flist_head *n;
+	const char *v = NULL;
+
+	flist_for_each(n, &td->opt_list) {
+		struct print_option *p = flist_entry(n, struct print_option, list);
+
+		if (p->name && !strcmp(p->name, name))
+			v = p->value;
+	}
+	return v;
+}
+
+int fio_engine_check_opts(struct thread_data *td, const char *engine)
+{
+	const struct fio_option *o;
+
+	for (o = td->io_ops->options; o && o->name; o++) {
+		const char *typed = typed_value(td, o->name);
+		unsigned long long max = o->maxval ? o->maxval : UINT_MAX;
+		unsigned int v;
+
+		if (o->type == FIO_OPT_INT || o->type == FIO_OPT_BOOL) {
+			v = *(unsigned int *)((char *)td->eo + o->off1);
+			if (v > max) {
+				log_err("%s: %s=%u: at most %llu (as typed: %s=%s; fio's parser "
+					"wraps a negative integer)\n", engine, o->name, v, max,
+					o->name, typed ? typed : "?");
+				return 1;
+			}
+		}
+		if (o->type != FIO_OPT_INT && o->type != FIO_OPT_BOOL &&
+		    o->type != FIO_OPT_ULL && o->type != FIO_OPT_STR_VAL &&
+		    o->type != FIO_OPT_STR_VAL_TIME)
+			continue;
+		while (typed && isspace((unsigned char)*typed))
+			typed++;
+		if (typed && *typed == '-') {
+			log_err("%s: %s=%s: must not be negative (fio's parser would keep "
+				"the default)\n", engine, o->name, typed);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 int fio_store_setup(struct thread_data *td, const char *engine,
 		    const struct store_opts *o)
 {
-	if (fio_store_check_version(engine))
+	if (fio_store_check_version(engine) || fio_engine_check_opts(td, engine))
 		return 1;
 	/* librados, librbd and libcephfs do not survive fork(): run as threads */
 	td->o.use_thread = 1;
-
-	if (store_backend_parse(o->store) < 0) {
-		log_err("%s: store=%s: unknown or not built (built: %s)\n", engine,
-			o->store ? o->store : "", store_backends_built());
-		return 1;
-	}
 	return 0;
 }
 
@@ -63,7 +108,7 @@ int fio_store_connect(struct thread_data *td, const char *engine,
 	char err[256];
 	int ret;
 
-	cfg.backend = store_backend_parse(o->store);
+	cfg.backend = o->store;
 	caps = store_backend_caps(cfg.backend);
 	/* a directory tree of its own (not this host's directory=) */
 	if ((caps & STORE_CAP_NAMESPACE) && !(caps & STORE_CAP_LOCAL_DIR))

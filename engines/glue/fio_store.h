@@ -13,7 +13,7 @@
 #include "store/store.h"
 
 struct store_opts {
-	char *store;
+	unsigned int store;	/* enum store_backend: fio's parser maps the name */
 	char *ceph_conf;
 	char *clientname;
 	char *pool;
@@ -25,30 +25,95 @@ struct store_opts {
 };
 
 /*
- * One engine option, for the option tables of every engine:
- *   FIO_ENGINE_OPT(struct x_options, "name", FIO_OPT_INT, field, "help", "default")
- * A FIO_OPT_STR_VAL_TIME option takes a bare number as seconds, as runtime= does.
+ * Engine options, for the option tables of every engine. fio's own parser
+ * (parse.c) refuses a value outside what the table says, with a line naming
+ * the option and the value ("fio: failed parsing name=value"), and
+ * fio --enghelp=<engine>.so,<name> shows the range or the choices:
+ *   FIO_ENGINE_OPT(T, "name", FIO_OPT_STR_STORE, field, "help", "default")	free text
+ *   FIO_ENGINE_BOOL(T, "name", field, "help", "default")			0 or 1
+ *   FIO_ENGINE_RANGE(T, "name", type, field, "help", "default", min, max)
+ *   FIO_ENGINE_POW2(T, "name", type, field, "help", "default", min, max)	and a power of two
+ *   FIO_ENGINE_FRAC(T, "name", field, "help", "default", min, max)	a fio_fp64_t field
+ *   FIO_ENGINE_CHOICE(T, "name", field, "help", "default",
+ *		{ .ival = "word", .oval = VALUE, .help = "..." }, ...)	an int field
+ * type: FIO_OPT_INT (unsigned int field), FIO_OPT_ULL (unsigned long long;
+ * k/m/g suffixes as bs=) or FIO_OPT_STR_VAL_TIME (unsigned long long, in
+ * microseconds; a bare number is seconds, as runtime=). min is an int (fio's
+ * minval); 0 means no minimum. fio 3.33's --enghelp prints max with %d: a max
+ * of 2^31 or more shows wrong there (its refusals print it right), so such an
+ * option says its range in its help too. What fio 3.33's parser lets through
+ * is refused by fio_engine_check_opts() (FIO_OPT_INT wraps a negative value).
  */
-#define FIO_ENGINE_OPT(T, nm, typ, field, hlp, dflt)				\
-	{								\
+#define FIO_ENGINE_OPT_(T, nm, typ, field, hlp, dflt, lo, hi, p2)		\
 		.name		= nm,					\
 		.lname		= nm,					\
 		.type		= typ,					\
 		.off1		= offsetof(T, field),			\
 		.help		= hlp,					\
 		.def		= dflt,					\
+		.minval		= lo,					\
+		.maxval		= hi,					\
+		.pow2		= p2,					\
 		.is_seconds	= (typ) == FIO_OPT_STR_VAL_TIME,	\
 		.is_time	= (typ) == FIO_OPT_STR_VAL_TIME,	\
 		.category	= FIO_OPT_C_ENGINE,			\
-		.group		= FIO_OPT_G_INVALID,			\
-	}
+		.group		= FIO_OPT_G_INVALID
+
+#define FIO_ENGINE_OPT(T, nm, typ, field, hlp, dflt)				\
+	{ FIO_ENGINE_OPT_(T, nm, typ, field, hlp, dflt, 0, 0, 0) }
+/* maxval 1 here too: fio sets a bool's range itself only when it runs a job */
+#define FIO_ENGINE_BOOL(T, nm, field, hlp, dflt)				\
+	{ FIO_ENGINE_OPT_(T, nm, FIO_OPT_BOOL, field, hlp, dflt, 0, 1, 0) }
+#define FIO_ENGINE_RANGE(T, nm, typ, field, hlp, dflt, lo, hi)		\
+	{ FIO_ENGINE_OPT_(T, nm, typ, field, hlp, dflt, lo, hi, 0) }
+#define FIO_ENGINE_POW2(T, nm, typ, field, hlp, dflt, lo, hi)		\
+	{ FIO_ENGINE_OPT_(T, nm, typ, field, hlp, dflt, lo, hi, 1) }
+#define FIO_ENGINE_FRAC(T, nm, field, hlp, dflt, lo, hi)			\
+	{ FIO_ENGINE_OPT_(T, nm, FIO_OPT_FLOAT_LIST, field, hlp, dflt, 0, 0, 0), \
+	  .maxlen = 1, .minfp = lo, .maxfp = hi }
+#define FIO_ENGINE_CHOICE(T, nm, field, hlp, dflt, ...)			\
+	{ FIO_ENGINE_OPT_(T, nm, FIO_OPT_STR, field, hlp, dflt, 0, 0, 0),	\
+	  .posval = { __VA_ARGS__ } }
 
 #define FIO_STORE_OPT_STR(T, m, field, nm, hlp, dflt)			\
 	FIO_ENGINE_OPT(T, nm, FIO_OPT_STR_STORE, m.field, hlp, dflt)
 
+/*
+ * store=: the backends this build has (the Makefile passes DBFIO_STORE_<X>
+ * for each; engines see fio's config-host.h, not dbfio's config.h).
+ */
+#define FIO_STORE_POSIX	{ .ival = "posix", .oval = STORE_POSIX,		\
+			  .help = "synchronous syscalls on any mounted file system" },
+#ifdef DBFIO_STORE_URING
+#define FIO_STORE_URING	{ .ival = "uring", .oval = STORE_URING,		\
+			  .help = "io_uring (liburing); write+fdatasync as a linked pair" },
+#else
+#define FIO_STORE_URING
+#endif
+#ifdef DBFIO_STORE_AIO
+#define FIO_STORE_AIO	{ .ival = "aio", .oval = STORE_AIO,			\
+			  .help = "libaio; fsync after draining in-flight I/O" },
+#else
+#define FIO_STORE_AIO
+#endif
+#ifdef DBFIO_STORE_CEPHFS
+#define FIO_STORE_CEPHFS { .ival = "cephfs", .oval = STORE_CEPHFS,		\
+			  .help = "libcephfs: CephFS without a mount (store_root=)" },
+#else
+#define FIO_STORE_CEPHFS
+#endif
+#ifdef DBFIO_STORE_RBD
+#define FIO_STORE_RBD	{ .ival = "rbd", .oval = STORE_RBD,			\
+			  .help = "librbd: every file in one RBD image (pool=, rbdname=)" },
+#else
+#define FIO_STORE_RBD
+#endif
+
 #define FIO_STORE_OPTIONS(T, m)						\
-	FIO_STORE_OPT_STR(T, m, store, "store",				\
-		"Store backend: posix, uring, aio, cephfs or rbd", "posix"),	\
+	FIO_ENGINE_CHOICE(T, "store", m.store,				\
+		"Store backend (the ones this build has)", "posix",		\
+		FIO_STORE_POSIX FIO_STORE_URING FIO_STORE_AIO FIO_STORE_CEPHFS	\
+		FIO_STORE_RBD),						\
 	FIO_STORE_OPT_STR(T, m, ceph_conf, "ceph_conf",			\
 		"ceph.conf for cephfs/rbd (default: $CEPH_CONF)", NULL),	\
 	FIO_STORE_OPT_STR(T, m, clientname, "clientname",			\
@@ -57,11 +122,12 @@ struct store_opts {
 		"RADOS pool of the rbd store", "rbd"),				\
 	FIO_STORE_OPT_STR(T, m, rbdname, "rbdname",				\
 		"RBD image of the rbd store (created when missing)", "dbfio-store"), \
-	FIO_ENGINE_OPT(T, "rbd_size", FIO_OPT_STR_VAL, m.rbd_size,		\
-		"Size of the rbd store image when created (default 4G)", "4G"), \
+	FIO_ENGINE_RANGE(T, "rbd_size", FIO_OPT_ULL, m.rbd_size,		\
+		"Size of the rbd store image when created (0..1P; 0: never create it)", \
+		"4G", 0, 1ull << 50),						\
 	FIO_STORE_OPT_STR(T, m, store_root, "store_root",		\
 		"cephfs: directory inside CephFS (default /); posix: fio's directory", NULL), \
-	FIO_ENGINE_OPT(T, "lat_table", FIO_OPT_BOOL, m.lat_table,		\
+	FIO_ENGINE_BOOL(T, "lat_table", m.lat_table,			\
 		"Time every store call; print the table to stderr at the end", "0"), \
 	FIO_STORE_OPT_STR(T, m, lat_json, "lat_json",			\
 		"Write the per-call latency table as JSON to this file (implies timing)", NULL)
@@ -73,9 +139,19 @@ struct store_opts {
 int fio_store_check_version(const char *engine);
 
 /*
- * Setup-time checks in fio's main process: the fio version, forces thread=1 (librados, librbd
- * and libcephfs do not survive fork) and validates store=. Returns 0 or 1
- * after one log_err line.
+ * What fio 3.33's parser lets through, for any engine's options (td->eo):
+ * a FIO_OPT_INT or FIO_OPT_BOOL value outside the option's range (fio
+ * compares them as signed ints: with no minimum, -1 or 2^31 is stored
+ * wrapped) and a negative number typed for any numeric option (fio splits
+ * "-3" at its '-', prints an error for "" and keeps the default). 0, or 1
+ * after one log_err line naming the option and the value as typed.
+ */
+int fio_engine_check_opts(struct thread_data *td, const char *engine);
+
+/*
+ * Setup-time checks in fio's main process: the fio version, the options
+ * (fio_engine_check_opts), and forces thread=1 (librados, librbd and
+ * libcephfs do not survive fork). Returns 0 or 1 after one log_err line.
  */
 int fio_store_setup(struct thread_data *td, const char *engine,
 		    const struct store_opts *o);

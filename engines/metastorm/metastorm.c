@@ -51,61 +51,58 @@ struct metastorm_options {
 	char *ddl_cpu;
 };
 
-#define MS_OPT(nm, typ, field, hlp, dflt)	\
-	FIO_ENGINE_OPT(struct metastorm_options, nm, typ, field, hlp, dflt)
+#define MS_MAX_STMT_NS	10000000000ull	/* 10 s of CPU or round trip per statement */
+#define MS_MAX_STMT_US	(MS_MAX_STMT_NS / 1000)
+
+#define T struct metastorm_options
 
 static struct fio_option options[] = {
-	FIO_STORE_OPTIONS(struct metastorm_options, so),
-	MS_OPT("ddl_mix", FIO_OPT_STR_STORE, ddl_mix,
-	       "DDL mix, op:weight,... of create, drop, open, rename",
-	       "create:50,drop:30,open:20"),
-	{
-		.name		= "flavor",
-		.lname		= "flavor",
-		.type		= FIO_OPT_STR,
-		.off1		= offsetof(struct metastorm_options, flavor),
-		.help		= "Whose DDL: mysql (8.0), mariadb (10.11) or postgres (15)",
-		.def		= "mysql",
-		.posval		= {
-			{ .ival = "mysql", .oval = MS_MYSQL,
-			  .help = "MySQL 8.0 InnoDB file-per-table, redo + binlog" },
-			{ .ival = "mariadb", .oval = MS_MARIADB,
-			  .help = "MariaDB 10.11: .frm + .ibd, ddl_recovery.log" },
-			{ .ival = "postgres", .oval = MS_POSTGRES,
-			  .help = "PostgreSQL 15: relation files, WAL, deferred unlink" },
-		},
-		.category	= FIO_OPT_C_ENGINE,
-		.group		= FIO_OPT_G_INVALID,
-	},
-	MS_OPT("tables", FIO_OPT_INT, tables,
-	       "Tables created before the run (for drop, open, rename)", "16"),
-	MS_OPT("init_pages", FIO_OPT_INT, init_pages,
-	       "Pages written into a new .ibd (0: mysql 7, mariadb 4, postgres none)", "0"),
-	MS_OPT("page_size", FIO_OPT_STR_VAL, page_size,
-	       "Database page size (0: 16k for mysql/mariadb, 8k for postgres)", "0"),
-	MS_OPT("log_bytes", FIO_OPT_STR_VAL, log_bytes,
-	       "Bytes one redo/WAL/binlog record of a DDL appends (0: mysql 2k, mariadb 5k, postgres 16k)", "0"),
-	MS_OPT("dirsync", FIO_OPT_BOOL, dirsync,
-	       "fsync the schema directory after creating or renaming files", "1"),
-	MS_OPT("checkpoint_ops", FIO_OPT_INT, checkpoint_ops,
-	       "postgres: checkpoint (unlink dropped files) every N DDL ops", "64"),
-	MS_OPT("keep", FIO_OPT_BOOL, keep,
-	       "Keep the tables and logs at the end (the next run then refuses)", "0"),
-	MS_OPT("syscall_table", FIO_OPT_BOOL, syscall_table,
-	       "Time every call and print the per-syscall table to stderr", "1"),
-	MS_OPT("table_json", FIO_OPT_STR_STORE, table_json,
-	       "Write the per-DDL-type, per-syscall breakdown as JSON to this file", NULL),
-	MS_OPT("rtt", FIO_OPT_STR_VAL_TIME, rtt,
-	       "Client round trip per statement, slept (e.g. 60us; 0: none)", "0"),
-	MS_OPT("cpu_per_stmt", FIO_OPT_STR_VAL_TIME, cpu,
-	       "Parse/catalog CPU per statement, burned as thread CPU time (e.g. 500us)", "0"),
-	MS_OPT("ddl_cpu", FIO_OPT_STR_STORE, ddl_cpu,
-	       "CPU per DDL type, overriding cpu_per_stmt: create:900us,drop:400us,open:..,rename:..",
-	       NULL),
+	FIO_STORE_OPTIONS(T, so),
+	FIO_ENGINE_OPT(T, "ddl_mix", FIO_OPT_STR_STORE, ddl_mix,
+		"DDL mix, op:weight,... of create, drop, open, rename",
+		"create:50,drop:30,open:20"),
+	FIO_ENGINE_CHOICE(T, "flavor", flavor,
+		"Whose DDL: mysql (8.0), mariadb (10.11) or postgres (15)", "mysql",
+		{ .ival = "mysql", .oval = MS_MYSQL,
+		  .help = "MySQL 8.0 InnoDB file-per-table, redo + binlog" },
+		{ .ival = "mariadb", .oval = MS_MARIADB,
+		  .help = "MariaDB 10.11: .frm + .ibd, ddl_recovery.log" },
+		{ .ival = "postgres", .oval = MS_POSTGRES,
+		  .help = "PostgreSQL 15: relation files, WAL, deferred unlink" }),
+	FIO_ENGINE_RANGE(T, "tables", FIO_OPT_INT, tables,
+		"Tables created before the run (for drop, open, rename)", "16", 0, 1000000),
+	FIO_ENGINE_RANGE(T, "init_pages", FIO_OPT_INT, init_pages,
+		"Pages written into a new .ibd (0: mysql 7, mariadb 4, postgres none)", "0", 0, 1024),
+	FIO_ENGINE_RANGE(T, "page_size", FIO_OPT_ULL, page_size,
+		"Database page size (0: 16k for mysql/mariadb, 8k for postgres; else a power of 2 in 4k..64k)",
+		"0", 0, 65536),
+	FIO_ENGINE_RANGE(T, "log_bytes", FIO_OPT_ULL, log_bytes,
+		"Bytes one redo/WAL/binlog record of a DDL appends (0: mysql 2k, mariadb 5k, postgres 16k)",
+		"0", 0, 1 << 20),
+	FIO_ENGINE_BOOL(T, "dirsync", dirsync,
+		"fsync the schema directory after creating or renaming files", "1"),
+	FIO_ENGINE_RANGE(T, "checkpoint_ops", FIO_OPT_INT, checkpoint_ops,
+		"postgres: checkpoint (unlink dropped files) every N DDL ops", "64", 1, 1000000),
+	FIO_ENGINE_BOOL(T, "keep", keep,
+		"Keep the tables and logs at the end (the next run then refuses)", "0"),
+	FIO_ENGINE_BOOL(T, "syscall_table", syscall_table,
+		"Time every call and print the per-syscall table to stderr", "1"),
+	FIO_ENGINE_OPT(T, "table_json", FIO_OPT_STR_STORE, table_json,
+		"Write the per-DDL-type, per-syscall breakdown as JSON to this file", NULL),
+	FIO_ENGINE_RANGE(T, "rtt", FIO_OPT_STR_VAL_TIME, rtt,
+		"Client round trip per statement, slept (e.g. 60us; 0: none)", "0", 0, MS_MAX_STMT_US),
+	FIO_ENGINE_RANGE(T, "cpu_per_stmt", FIO_OPT_STR_VAL_TIME, cpu,
+		"Parse/catalog CPU per statement, burned as thread CPU time (e.g. 500us)", "0",
+		0, MS_MAX_STMT_US),
+	FIO_ENGINE_OPT(T, "ddl_cpu", FIO_OPT_STR_STORE, ddl_cpu,
+		"CPU per DDL type, overriding cpu_per_stmt: create:900us,drop:400us,open:..,rename:..",
+		NULL),
 	{
 		.name	= NULL,
 	},
 };
+
+#undef T
 
 /* "create:50,drop:30" -> weights; 0 or one log_err line */
 static int parse_mix(const char *s, unsigned int mix[MS_NR_DDL], unsigned int *total)
@@ -171,7 +168,6 @@ static int parse_time(const char *v, uint64_t *ns)
 	return 1;
 }
 
-#define MS_MAX_STMT_NS	10000000000ull	/* 10 s of CPU or round trip per statement */
 
 /* rtt, cpu_per_stmt and ddl_cpu -> md->rtt_ns, md->cpu_ns[]; 0 or one log_err line */
 static int parse_dbtime(const struct metastorm_options *o, uint64_t *rtt_ns,
@@ -180,12 +176,6 @@ static int parse_dbtime(const struct metastorm_options *o, uint64_t *rtt_ns,
 	char *dup, *tok, *save = NULL;
 	int ret = 0, i;
 
-	if (o->rtt * 1000 > MS_MAX_STMT_NS || o->cpu * 1000 > MS_MAX_STMT_NS) {
-		log_err("metastorm: %s=%lluus: more than 10 s per statement\n",
-			o->rtt * 1000 > MS_MAX_STMT_NS ? "rtt" : "cpu_per_stmt",
-			o->rtt * 1000 > MS_MAX_STMT_NS ? o->rtt : o->cpu);
-		return 1;
-	}
 	*rtt_ns = o->rtt * 1000;
 	for (i = 0; i < MS_NR_DDL; i++)
 		cpu_ns[i] = o->cpu * 1000;
@@ -250,35 +240,19 @@ static int check_options(struct thread_data *td, struct metastorm_options *o)
 {
 	unsigned int mix[MS_NR_DDL], total;
 	uint64_t rtt, cpu[MS_NR_DDL];
-	unsigned int caps = store_backend_caps(store_backend_parse(o->so.store));
+	unsigned int caps = store_backend_caps(o->so.store);
 
 	/* a synchronous store with real directories */
 	if (!(caps & STORE_CAP_NAMESPACE) || (caps & STORE_CAP_ASYNC)) {
 		log_err("metastorm: store=%s: DDL is synchronous metadata work; use store=posix "
-			"(any mounted fs) or store=cephfs\n", o->so.store);
+			"(any mounted fs) or store=cephfs\n", store_backend_name(o->so.store));
 		return 1;
 	}
 	if (parse_mix(o->ddl_mix, mix, &total) || parse_dbtime(o, &rtt, cpu))
 		return 1;
-	if (o->page_size && (o->page_size < 4096 || o->page_size > 65536 ||
-			     (o->page_size & (o->page_size - 1)))) {
-		log_err("metastorm: page_size=%llu: must be a power of 2 in 4k..64k\n", o->page_size);
-		return 1;
-	}
-	if (o->init_pages > 1024) {
-		log_err("metastorm: init_pages=%u: at most 1024\n", o->init_pages);
-		return 1;
-	}
-	if (o->log_bytes > (1 << 20)) {
-		log_err("metastorm: log_bytes=%llu: must be at most 1M (0: the flavor's)\n", o->log_bytes);
-		return 1;
-	}
-	if (o->tables > 1000000) {
-		log_err("metastorm: tables=%u: at most 1000000\n", o->tables);
-		return 1;
-	}
-	if (!o->checkpoint_ops) {
-		log_err("metastorm: checkpoint_ops=0: must be at least 1\n");
+	/* "0 or ...": fio's pow2 would refuse the 0 that means the flavor's size */
+	if (o->page_size && (o->page_size < 4096 || (o->page_size & (o->page_size - 1)))) {
+		log_err("metastorm: page_size=%llu: must be 0 or a power of 2 in 4k..64k\n", o->page_size);
 		return 1;
 	}
 	if (!td->o.size && !td->o.number_ios && !td->o.timeout) {

@@ -59,72 +59,67 @@ struct pgpage_data {
 struct pgpage_options {
 	void *pad;	/* fio stores td here; off1 must not be 0 */
 	struct store_opts so;
-	unsigned int relations;
+	unsigned long long relations;
 	unsigned long long relation_size;
 	unsigned long long segment_size;
 	unsigned long long block_size;
-	unsigned int relfilenode;
+	unsigned long long relfilenode;
 	unsigned int extend_ratio;
 	unsigned long long extend_limit;
 	unsigned int checkpoint_timeout;
 	unsigned int checkpoint_pages;
-	char *checkpoint_completion_target;
+	fio_fp64_t checkpoint_completion_target;
 	unsigned long long checkpoint_flush_after;
 	char *checkpoint_log;
 	unsigned int checkpoint_at_exit;
 	unsigned int size_probes;
 };
 
-#define PG_OPT(nm, typ, field, hlp, dflt)	\
-	FIO_ENGINE_OPT(struct pgpage_options, nm, typ, field, hlp, dflt)
+#define T struct pgpage_options
 
+/* relations and relfilenode: an OID each (their sum too: pg_geom_build) */
 static struct fio_option options[] = {
-	FIO_STORE_OPTIONS(struct pgpage_options, so),
-	PG_OPT("relations", FIO_OPT_INT, relations,
-	       "Number of relations (relation files)", "8"),
-	PG_OPT("relation_size", FIO_OPT_STR_VAL, relation_size,
-	       "Size of each relation addressed by fio (multiple of block_size)", "128M"),
-	PG_OPT("segment_size", FIO_OPT_STR_VAL, segment_size,
-	       "Relation segment file size (PostgreSQL RELSEG_SIZE x BLCKSZ)", "1G"),
-	PG_OPT("block_size", FIO_OPT_STR_VAL, block_size,
-	       "Page size: 8k as PostgreSQL, 16k as InnoDB; power of two in 512..64k, = bs", "8k"),
-	PG_OPT("relfilenode", FIO_OPT_INT, relfilenode,
-	       "File name (relfilenode) of the first relation", "16384"),
-	PG_OPT("extend_ratio", FIO_OPT_INT, extend_ratio,
-	       "Percent of writes that extend the relation by one page at its end", "0"),
-	PG_OPT("extend_limit", FIO_OPT_STR_VAL, extend_limit,
-	       "Largest size a relation may reach by extension (0: 2 x relation_size)", "0"),
-	PG_OPT("checkpoint_timeout", FIO_OPT_INT, checkpoint_timeout,
-	       "Seconds between timed checkpoints (0: none)", "300"),
-	PG_OPT("checkpoint_pages", FIO_OPT_INT, checkpoint_pages,
-	       "Also checkpoint after this many pages were dirtied (0: never)", "0"),
-	PG_OPT("checkpoint_completion_target", FIO_OPT_STR_STORE, checkpoint_completion_target,
-	       "Spread checkpoint writes over this fraction of the interval (0..1)", "0.9"),
-	PG_OPT("checkpoint_flush_after", FIO_OPT_STR_VAL, checkpoint_flush_after,
-	       "sync_file_range(WRITE) hint every this many bytes of checkpoint writes (0: off)",
-	       "256k"),
-	PG_OPT("checkpoint_log", FIO_OPT_STR_STORE, checkpoint_log,
-	       "Append one line per checkpoint (pages, fsynced files, times) to this file", NULL),
-	PG_OPT("size_probes", FIO_OPT_INT, size_probes,
-	       "lseek(SEEK_END) size probes of the segment per page I/O (smgrnblocks; 45 = pgbench)", "0"),
-	PG_OPT("checkpoint_at_exit", FIO_OPT_BOOL, checkpoint_at_exit,
-	       "Run a shutdown checkpoint when the job ends, as PostgreSQL does", "1"),
+	FIO_STORE_OPTIONS(T, so),
+	FIO_ENGINE_RANGE(T, "relations", FIO_OPT_ULL, relations,
+		"Number of relations (relation files; 1..2^32-1)", "8", 1, UINT32_MAX),
+	FIO_ENGINE_RANGE(T, "relation_size", FIO_OPT_ULL, relation_size,
+		"Size of each relation addressed by fio (multiple of block_size; 512..1P)", "128M",
+		512, 1ull << 50),
+	FIO_ENGINE_RANGE(T, "segment_size", FIO_OPT_ULL, segment_size,
+		"Relation segment file size (PostgreSQL RELSEG_SIZE x BLCKSZ; 512..1P)", "1G",
+		512, 1ull << 50),
+	FIO_ENGINE_POW2(T, "block_size", FIO_OPT_ULL, block_size,
+		"Page size: 8k as PostgreSQL, 16k as InnoDB; = bs", "8k", 512, 65536),
+	FIO_ENGINE_RANGE(T, "relfilenode", FIO_OPT_ULL, relfilenode,
+		"File name (relfilenode) of the first relation (1..2^32-1)", "16384", 1, UINT32_MAX),
+	FIO_ENGINE_RANGE(T, "extend_ratio", FIO_OPT_INT, extend_ratio,
+		"Percent of writes that extend the relation by one page at its end", "0", 0, 100),
+	FIO_ENGINE_RANGE(T, "extend_limit", FIO_OPT_ULL, extend_limit,
+		"Largest size a relation may reach by extension (0: 2 x relation_size; at most 1P)", "0",
+		0, 1ull << 50),
+	FIO_ENGINE_RANGE(T, "checkpoint_timeout", FIO_OPT_INT, checkpoint_timeout,
+		"Seconds between timed checkpoints (0: none; PostgreSQL's at most 1 day)", "300",
+		0, 86400),
+	FIO_ENGINE_RANGE(T, "checkpoint_pages", FIO_OPT_INT, checkpoint_pages,
+		"Also checkpoint after this many pages were dirtied (0: never)", "0", 0, INT_MAX),
+	FIO_ENGINE_FRAC(T, "checkpoint_completion_target", checkpoint_completion_target,
+		"Spread checkpoint writes over this fraction of the interval", "0.9", 0.0, 1.0),
+	FIO_ENGINE_RANGE(T, "checkpoint_flush_after", FIO_OPT_ULL, checkpoint_flush_after,
+		"sync_file_range(WRITE) hint every this many bytes of checkpoint writes (0: off)",
+		"256k", 0, 2 << 20),
+	FIO_ENGINE_OPT(T, "checkpoint_log", FIO_OPT_STR_STORE, checkpoint_log,
+		"Append one line per checkpoint (pages, fsynced files, times) to this file", NULL),
+	FIO_ENGINE_RANGE(T, "size_probes", FIO_OPT_INT, size_probes,
+		"lseek(SEEK_END) size probes of the segment per page I/O (smgrnblocks; 45 = pgbench)",
+		"0", 0, 1000),
+	FIO_ENGINE_BOOL(T, "checkpoint_at_exit", checkpoint_at_exit,
+		"Run a shutdown checkpoint when the job ends, as PostgreSQL does", "1"),
 	{
 		.name	= NULL,
 	},
 };
 
-static double completion_target(const struct pgpage_options *o)
-{
-	const char *s = o->checkpoint_completion_target;
-	char *end;
-	double v;
-
-	if (!s || !*s)
-		return 0.9;
-	v = strtod(s, &end);
-	return *end || v < 0 || v > 1 ? -1 : v;
-}
+#undef T
 
 /* Geometry from the options; 1 after one log_err line naming the option. */
 static int pg_geom_init(struct thread_data *td, const struct pgpage_options *o,
@@ -138,15 +133,6 @@ static int pg_geom_init(struct thread_data *td, const struct pgpage_options *o,
 	};
 	char err[256];
 
-	if (o->size_probes > 1000) {
-		log_err("pgpage: size_probes=%u: at most 1000 per page I/O\n", o->size_probes);
-		return 1;
-	}
-	if (completion_target(o) < 0) {
-		log_err("pgpage: checkpoint_completion_target=%s: a fraction 0..1\n",
-			o->checkpoint_completion_target);
-		return 1;
-	}
 	if (pg_geom_build(&in, g, err, sizeof(err))) {
 		log_err("pgpage: %s\n", err);
 		return 1;
@@ -161,7 +147,7 @@ static int pg_check_capacity(struct thread_data *td, const struct pgpage_options
 	unsigned long long need = 0, have = 0;
 	const char *what = "";
 	struct statvfs sv;
-	unsigned int caps = store_backend_caps(store_backend_parse(o->so.store));
+	unsigned int caps = store_backend_caps(o->so.store);
 
 	/* an image: checked in the job against the image itself (pg_reserve_rbd) */
 	if ((caps & STORE_CAP_LOCAL_DIR) &&
@@ -171,7 +157,7 @@ static int pg_check_capacity(struct thread_data *td, const struct pgpage_options
 		what = "the file system of directory=";
 	}
 	if (have && need > have) {
-		log_err("pgpage: relation_size=%llu: relations=%u need %llu MiB, more than %s holds (%llu MiB)\n",
+		log_err("pgpage: relation_size=%llu: relations=%llu need %llu MiB, more than %s holds (%llu MiB)\n",
 			o->relation_size, o->relations, need >> 20, what, have >> 20);
 		return 1;
 	}
@@ -231,7 +217,7 @@ static int pg_start_checkpointer(struct thread_data *td, struct pgpage_data *pd,
 	conf.pages = o->checkpoint_pages;
 	if (!conf.timeout_ns && !conf.pages)
 		return 0;	/* checkpoints off: no thread, no bookkeeping */
-	conf.target = completion_target(o);
+	conf.target = o->checkpoint_completion_target.u.f;
 	conf.flush_after_pages = (o->checkpoint_flush_after + pd->g.bs - 1) / pd->g.bs;
 	if (o->checkpoint_log && *o->checkpoint_log) {
 		conf.log = fopen(o->checkpoint_log, "a");
@@ -276,7 +262,7 @@ static int pg_reserve_rbd(struct thread_data *td, struct pgpage_data *pd)
 	pg_seg_name(&pd->g, failed, name, sizeof(name));
 	if (ret == -ENOSPC)
 		log_err("pgpage: relation_size=%llu: image %s has no room for segment %s "
-			"(relations=%u need %llu MiB of extents; the image's own size counts, "
+			"(relations=%llu need %llu MiB of extents; the image's own size counts, "
 			"not rbd_size)\n", o->relation_size,
 			store_location(pd->store, loc, sizeof(loc)), name, o->relations, need >> 20);
 	else

@@ -45,30 +45,17 @@ static int geom_sizes(const struct pg_geom_in *in, uint64_t lim, struct pg_geom 
 	return 0;
 }
 
-static int is_pow2(uint64_t v)
-{
-	return v && !(v & (v - 1));
-}
-
 int pg_geom_build(const struct pg_geom_in *in, struct pg_geom *g, char *err, size_t errlen)
 {
 	uint64_t lim;
 
 	memset(g, 0, sizeof(*g));
-	if (!is_pow2(in->block_size) || in->block_size < 512 || in->block_size > 65536)
-		GEOM_ERR("block_size=%llu: not a power of two in 512..64k "
-			 "(PostgreSQL pages are at most 32k, InnoDB's 64k)",
-			 (unsigned long long)in->block_size);
 	if (in->segment_size < in->block_size || in->segment_size % in->block_size)
 		GEOM_ERR("segment_size=%llu: smaller than or not a multiple of block_size=%llu",
 			 (unsigned long long)in->segment_size, (unsigned long long)in->block_size);
-	if (!in->relations)
-		GEOM_ERR("relations=0: at least one relation is needed");
 	if (in->relation_size < in->block_size || in->relation_size % in->block_size)
 		GEOM_ERR("relation_size=%llu: not a multiple of block_size=%llu",
 			 (unsigned long long)in->relation_size, (unsigned long long)in->block_size);
-	if (in->extend_ratio > 100)
-		GEOM_ERR("extend_ratio=%u: a percentage (0..100)", in->extend_ratio);
 	lim = in->extend_limit ? in->extend_limit : in->relation_size;
 	if (!in->extend_limit && in->extend_ratio)	/* 2 x relation_size, as far as 64 bits go */
 		lim = in->relation_size > UINT64_MAX / 2 ?

@@ -55,52 +55,63 @@ struct rbdsnap_data {
 	struct rs_event evbuf[64];
 };
 
-#define RS_OPT(n, t, field, h, d)	\
-	FIO_ENGINE_OPT(struct rbdsnap_options, n, t, field, h, d)
+#define T	struct rbdsnap_options
+#define USEC_DAY	(86400ull * 1000000)
 
 static struct fio_option options[] = {
-	RS_OPT("clustername", FIO_OPT_STR_STORE, cluster_name, "Cluster name for ceph", NULL),
-	RS_OPT("rbdname", FIO_OPT_STR_STORE, rbd_name, "RBD name for RBD engine", NULL),
-	RS_OPT("pool", FIO_OPT_STR_STORE, pool_name,
-	       "Name of the pool hosting the RBD for the RBD engine", NULL),
-	RS_OPT("clientname", FIO_OPT_STR_STORE, client_name,
-	       "Name of the ceph client to access the RBD for the RBD engine", NULL),
-	RS_OPT("busy_poll", FIO_OPT_BOOL, busy_poll,
-	       "Busy poll for completions instead of sleeping", "0"),
-	RS_OPT("snap_interval", FIO_OPT_STR_VAL_TIME, snap_interval,
-	       "Snapshot every this long (bare number = seconds; ms/s/m/h); 0 = off", "0"),
-	RS_OPT("snap_every", FIO_OPT_INT, snap_every,
-	       "Snapshot every this many completed I/Os; 0 = off", "0"),
-	RS_OPT("snap_start_delay", FIO_OPT_STR_VAL_TIME, snap_start_delay,
-	       "No snapshot before this long (clean baseline phase); alone: one snapshot then", "0"),
-	RS_OPT("snap_keep", FIO_OPT_INT, snap_keep,
-	       "Most live snapshots of this run; the oldest is removed beyond it; 0 = no limit", "0"),
-	RS_OPT("snap_count", FIO_OPT_INT, snap_count,
-	       "Snapshots to create in total; 0 = no limit", "0"),
-	RS_OPT("snap_hold", FIO_OPT_STR_VAL_TIME, snap_hold,
-	       "Once snap_count are made, remove them all this long after the last (measures 'after'); 0 = at the end", "0"),
-	RS_OPT("snap_prefix", FIO_OPT_STR_STORE, snap_prefix,
-	       "Name prefix of the snapshots this engine makes and may remove", "dbfio-"),
-	RS_OPT("snap_remove_at_end", FIO_OPT_BOOL, snap_remove_at_end,
-	       "Remove this run's snapshots when the job ends (also on SIGINT/SIGTERM)", "1"),
-	RS_OPT("snap_purge_stale", FIO_OPT_BOOL, snap_purge_stale,
-	       "Remove unprotected <prefix><runid>-<n> snapshots left by a killed run", "0"),
-	RS_OPT("snap_json", FIO_OPT_STR_STORE, snap_json,
-	       "Write phases, snapshot events and the per-second timeline to this JSON file", NULL),
-	RS_OPT("slow_threshold", FIO_OPT_STR_VAL_TIME, slow_threshold,
-	       "An I/O taking this long or longer counts as slow", "1"),
-	RS_OPT("health_interval", FIO_OPT_STR_VAL_TIME, health_interval,
-	       "Poll cluster health (SLOW_OPS) this often while measuring; 0 = off", "1"),
-	RS_OPT("connect_timeout", FIO_OPT_STR_VAL_TIME, connect_timeout,
-	       "Bound on connecting and on monitor calls (client_mount_timeout, rados_mon_op_timeout)", "15"),
-	RS_OPT("snap_after", FIO_OPT_STR_VAL_TIME, snap_after,
-	       "Write until the 'after' phase (all removed) has lasted this long, extending runtime if the snapshot calls were slow; needs snap_hold; 0 = off", "0"),
-	RS_OPT("osd_slow_ops", FIO_OPT_BOOL, osd_slow_ops,
-	       "Count the OSDs' own slow-op records (dump_historic_slow_ops) per phase, read every 5 s with the health polls", "1"),
+	FIO_ENGINE_OPT(T, "clustername", FIO_OPT_STR_STORE, cluster_name, "Cluster name for ceph", NULL),
+	FIO_ENGINE_OPT(T, "rbdname", FIO_OPT_STR_STORE, rbd_name, "RBD name for RBD engine", NULL),
+	FIO_ENGINE_OPT(T, "pool", FIO_OPT_STR_STORE, pool_name,
+		"Name of the pool hosting the RBD for the RBD engine", NULL),
+	FIO_ENGINE_OPT(T, "clientname", FIO_OPT_STR_STORE, client_name,
+		"Name of the ceph client to access the RBD for the RBD engine", NULL),
+	FIO_ENGINE_BOOL(T, "busy_poll", busy_poll,
+		"Busy poll for completions instead of sleeping", "0"),
+	FIO_ENGINE_RANGE(T, "snap_interval", FIO_OPT_STR_VAL_TIME, snap_interval,
+		"Snapshot every this long (bare number = seconds; ms/s/m/h); 0 = off; at most 30d", "0",
+		0, 30 * USEC_DAY),
+	FIO_ENGINE_RANGE(T, "snap_every", FIO_OPT_INT, snap_every,
+		"Snapshot every this many completed I/Os; 0 = off", "0", 0, INT_MAX),
+	FIO_ENGINE_RANGE(T, "snap_start_delay", FIO_OPT_STR_VAL_TIME, snap_start_delay,
+		"No snapshot before this long (clean baseline phase); alone: one snapshot then; at most 30d",
+		"0", 0, 30 * USEC_DAY),
+	FIO_ENGINE_RANGE(T, "snap_keep", FIO_OPT_INT, snap_keep,
+		"Most live snapshots of this run; the oldest is removed beyond it; 0 = no limit", "0",
+		0, 100000),
+	FIO_ENGINE_RANGE(T, "snap_count", FIO_OPT_INT, snap_count,
+		"Snapshots to create in total; 0 = no limit", "0", 0, 1000000),
+	FIO_ENGINE_RANGE(T, "snap_hold", FIO_OPT_STR_VAL_TIME, snap_hold,
+		"Once snap_count are made, remove them all this long after the last (measures 'after'); "
+		"0 = at the end; at most 30d", "0", 0, 30 * USEC_DAY),
+	{ FIO_ENGINE_OPT_(T, "snap_prefix", FIO_OPT_STR_STORE, snap_prefix,
+		"Name prefix of the snapshots this engine makes and may remove (1-64 characters)",
+		"dbfio-", 0, 0, 0), .maxlen = 65 },
+	FIO_ENGINE_BOOL(T, "snap_remove_at_end", snap_remove_at_end,
+		"Remove this run's snapshots when the job ends (also on SIGINT/SIGTERM)", "1"),
+	FIO_ENGINE_BOOL(T, "snap_purge_stale", snap_purge_stale,
+		"Remove unprotected <prefix><runid>-<n> snapshots left by a killed run", "0"),
+	FIO_ENGINE_OPT(T, "snap_json", FIO_OPT_STR_STORE, snap_json,
+		"Write phases, snapshot events and the per-second timeline to this JSON file", NULL),
+	FIO_ENGINE_RANGE(T, "slow_threshold", FIO_OPT_STR_VAL_TIME, slow_threshold,
+		"An I/O taking this long or longer counts as slow (1us..1d)", "1", 1, USEC_DAY),
+	FIO_ENGINE_RANGE(T, "health_interval", FIO_OPT_STR_VAL_TIME, health_interval,
+		"Poll cluster health (SLOW_OPS) this often while measuring; 0 = off; else 100ms..1d", "1",
+		0, USEC_DAY),
+	FIO_ENGINE_RANGE(T, "connect_timeout", FIO_OPT_STR_VAL_TIME, connect_timeout,
+		"Bound on connecting and on monitor calls (client_mount_timeout, rados_mon_op_timeout; "
+		"1s..1d)", "15", 1000000, USEC_DAY),
+	FIO_ENGINE_RANGE(T, "snap_after", FIO_OPT_STR_VAL_TIME, snap_after,
+		"Write until the 'after' phase (all removed) has lasted this long, extending runtime if "
+		"the snapshot calls were slow; needs snap_hold; 0 = off; at most 1d", "0", 0, USEC_DAY),
+	FIO_ENGINE_BOOL(T, "osd_slow_ops", osd_slow_ops,
+		"Count the OSDs' own slow-op records (dump_historic_slow_ops) per phase, read every 5 s "
+		"with the health polls", "1"),
 	{
 		.name	= NULL,
 	},
 };
+
+#undef T
 
 static void rbdsnap_disconnect(struct rbdsnap_data *sd)
 {
@@ -475,7 +486,8 @@ static int fio_rbdsnap_setup(struct thread_data *td)
 
 	if (td->io_ops_data)
 		return 0;
-	if (fio_store_check_version("rbdsnap") || rbdsnap_check_opts(o))
+	if (fio_store_check_version("rbdsnap") || fio_engine_check_opts(td, "rbdsnap") ||
+	    rbdsnap_check_opts(o))
 		return 1;
 	sd = calloc(1, sizeof(*sd));
 	if (!sd)

@@ -40,12 +40,12 @@ struct redolog_data {
 struct redolog_options {
 	void *pad;	/* fio stores td here; off1 must not be 0 */
 	struct store_opts so;
-	char *flavor;
+	unsigned int flavor;		/* enum rl_flavor */
 	unsigned long long log_file_size;
 	unsigned int files_in_group;
 	unsigned long long redo_capacity;
 	unsigned long long write_ahead;
-	char *flush_method;
+	unsigned int flush_method;	/* enum rl_innodb_method */
 	unsigned int use_fdatasync;
 	unsigned int trx_commit;
 	unsigned long long log_buffer;
@@ -53,7 +53,7 @@ struct redolog_options {
 	unsigned int mariadb_block;
 	unsigned long long wal_segment_size;
 	unsigned int wal_segments;
-	char *wal_sync_method;
+	unsigned int wal_sync_method;	/* enum rl_wal_method */
 	unsigned long long wal_buffers;
 	char *log_prefix;
 	char *lsn_file;
@@ -61,135 +61,126 @@ struct redolog_options {
 	unsigned int skip_flush;
 };
 
-#define RL_OPT(nm, t, field, hlp, dflt)	\
-	FIO_ENGINE_OPT(struct redolog_options, nm, t, field, hlp, dflt)
+#define T struct redolog_options
 
 static struct fio_option options[] = {
-	FIO_STORE_OPTIONS(struct redolog_options, so),
-	RL_OPT("flavor", FIO_OPT_STR_STORE, flavor,
-	       "Log layout: mysql (8.0 InnoDB), mariadb (10.11 InnoDB) or postgres (WAL)", "mysql"),
-	RL_OPT("innodb_log_file_size", FIO_OPT_STR_VAL, log_file_size,
-	       "mysql/mariadb: size of each log file (0: 48M mysql, 96M mariadb)", "0"),
-	RL_OPT("innodb_log_files_in_group", FIO_OPT_INT, files_in_group,
-	       "mysql: number of circular log files ib_logfile0..N-1", "2"),
-	RL_OPT("innodb_redo_log_capacity", FIO_OPT_STR_VAL, redo_capacity,
-	       "mysql: 8.0.30+ layout, 32 recycled #innodb_redo/#ib_redoN files of capacity/32 "
-	       "(8M..128G, multiple of 16k; 0: classic ib_logfileN, set: the two above are ignored)", "0"),
-	RL_OPT("innodb_log_write_ahead_size", FIO_OPT_STR_VAL, write_ahead,
-	       "mysql: pad a write entering a new window to this size (power of two, 512..16k)", "8192"),
-	RL_OPT("innodb_flush_method", FIO_OPT_STR_STORE, flush_method,
-	       "mysql/mariadb: fsync, O_DSYNC, O_DIRECT or O_DIRECT_NO_FSYNC", "fsync"),
-	RL_OPT("innodb_use_fdatasync", FIO_OPT_BOOL, use_fdatasync,
-	       "mysql: flush the log with fdatasync() instead of fsync()", "0"),
-	RL_OPT("innodb_flush_log_at_trx_commit", FIO_OPT_INT, trx_commit,
-	       "mysql/mariadb: 1 write+flush per commit, 2 write per commit + flush each second, 0 both each second", "1"),
-	RL_OPT("innodb_log_buffer_size", FIO_OPT_STR_VAL, log_buffer,
-	       "mysql/mariadb: log buffer (trx_commit=0 writes when half full)", "16M"),
-	RL_OPT("innodb_log_file_buffering", FIO_OPT_BOOL, file_buffering,
-	       "mariadb: 0 opens ib_logfile0 with O_DIRECT (10.11 default), 1 buffered", "0"),
-	RL_OPT("innodb_log_write_size", FIO_OPT_INT, mariadb_block,
-	       "mariadb: write granularity, the device's physical block size (512..4096)", "512"),
-	RL_OPT("wal_segment_size", FIO_OPT_STR_VAL, wal_segment_size,
-	       "postgres: WAL segment size (power of two, 1M..1G)", "16M"),
-	RL_OPT("wal_segments", FIO_OPT_INT, wal_segments,
-	       "postgres: segments kept and recycled (min_wal_size / wal_segment_size)", "5"),
-	RL_OPT("wal_sync_method", FIO_OPT_STR_STORE, wal_sync_method,
-	       "postgres: fdatasync, fsync, open_datasync or open_sync", "fdatasync"),
-	RL_OPT("wal_buffers", FIO_OPT_STR_VAL, wal_buffers,
-	       "postgres: WAL buffer size", "16M"),
-	RL_OPT("log_prefix", FIO_OPT_STR_STORE, log_prefix,
-	       "Prefix of the log file names in the store (numjobs>1 adds 'jobN-')", ""),
-	RL_OPT("lsn_file", FIO_OPT_STR_STORE, lsn_file,
-	       "Local sidecar with the last acknowledged LSN, for tools/logverify (.N added when numjobs>1)", NULL),
-	RL_OPT("write_trace", FIO_OPT_STR_STORE, write_trace,
-	       "Debug: log every write/flush/rename (file, offset, length) to this local file", NULL),
-	RL_OPT("debug_skip_flush", FIO_OPT_BOOL, skip_flush,
-	       "TEST ONLY: acknowledge commits without flushing (logverify must find loss after a crash)", "0"),
+	FIO_STORE_OPTIONS(T, so),
+	FIO_ENGINE_CHOICE(T, "flavor", flavor, "Log layout", "mysql",
+		{ .ival = "mysql", .oval = RL_MYSQL, .help = "MySQL 8.0 InnoDB redo log" },
+		{ .ival = "mariadb", .oval = RL_MARIADB, .help = "MariaDB 10.11 InnoDB redo log" },
+		{ .ival = "postgres", .oval = RL_POSTGRES, .help = "PostgreSQL WAL" }),
+	FIO_ENGINE_RANGE(T, "innodb_log_file_size", FIO_OPT_ULL, log_file_size,
+		"mysql/mariadb: size of each log file (0: 48M mysql, 96M mariadb; at most 512G)",
+		"0", 0, 512ull << 30),
+	FIO_ENGINE_RANGE(T, "innodb_log_files_in_group", FIO_OPT_INT, files_in_group,
+		"mysql: number of circular log files ib_logfile0..N-1", "2", 1, 100),
+	FIO_ENGINE_RANGE(T, "innodb_redo_log_capacity", FIO_OPT_ULL, redo_capacity,
+		"mysql: 8.0.30+ layout, 32 recycled #innodb_redo/#ib_redoN files of capacity/32 "
+		"(0, or 8M..128G and a multiple of 16k; set: the two above are ignored)",
+		"0", 0, 128ull << 30),
+	FIO_ENGINE_POW2(T, "innodb_log_write_ahead_size", FIO_OPT_ULL, write_ahead,
+		"mysql: pad a write entering a new window to this size", "8192", 512, 16384),
+	FIO_ENGINE_CHOICE(T, "innodb_flush_method", flush_method,
+		"mysql/mariadb: how the log is made durable", "fsync",
+		{ .ival = "fsync", .oval = RL_IM_FSYNC, .help = "write, then fsync (mariadb: fdatasync)" },
+		{ .ival = "O_DSYNC", .oval = RL_IM_O_DSYNC, .help = "log opened O_SYNC (mariadb: O_DSYNC), no flush" },
+		{ .ival = "O_DIRECT", .oval = RL_IM_O_DIRECT, .help = "log opened O_DIRECT, then fsync" },
+		{ .ival = "O_DIRECT_NO_FSYNC", .oval = RL_IM_O_DIRECT_NO_FSYNC,
+		  .help = "as O_DIRECT for the log (NO_FSYNC spares data files only)" }),
+	FIO_ENGINE_BOOL(T, "innodb_use_fdatasync", use_fdatasync,
+		"mysql: flush the log with fdatasync() instead of fsync()", "0"),
+	FIO_ENGINE_RANGE(T, "innodb_flush_log_at_trx_commit", FIO_OPT_INT, trx_commit,
+		"mysql/mariadb: 1 write+flush per commit, 2 write per commit + flush each second, "
+		"0 both each second", "1", 0, 2),
+	FIO_ENGINE_RANGE(T, "innodb_log_buffer_size", FIO_OPT_ULL, log_buffer,
+		"mysql/mariadb: log buffer (trx_commit=0 writes when half full; 256k..4G)",
+		"16M", 256 << 10, 4ull << 30),
+	FIO_ENGINE_BOOL(T, "innodb_log_file_buffering", file_buffering,
+		"mariadb: 0 opens ib_logfile0 with O_DIRECT (10.11 default), 1 buffered", "0"),
+	FIO_ENGINE_POW2(T, "innodb_log_write_size", FIO_OPT_INT, mariadb_block,
+		"mariadb: write granularity, the device's physical block size", "512", 512, 4096),
+	FIO_ENGINE_POW2(T, "wal_segment_size", FIO_OPT_ULL, wal_segment_size,
+		"postgres: WAL segment size", "16M", 1 << 20, 1 << 30),
+	FIO_ENGINE_RANGE(T, "wal_segments", FIO_OPT_INT, wal_segments,
+		"postgres: segments kept and recycled (min_wal_size / wal_segment_size)", "5", 2, 1024),
+	FIO_ENGINE_CHOICE(T, "wal_sync_method", wal_sync_method,
+		"postgres: how the WAL is made durable", "fdatasync", RL_WAL_METHODS),
+	FIO_ENGINE_RANGE(T, "wal_buffers", FIO_OPT_ULL, wal_buffers,
+		"postgres: WAL buffer size", "16M", 64 << 10, 1 << 30),
+	{ FIO_ENGINE_OPT_(T, "log_prefix", FIO_OPT_STR_STORE, log_prefix,
+		"Prefix of the log file names in the store (numjobs>1 adds 'jobN-'; at most 24 characters)",
+		"", 0, 0, 0), .maxlen = 25 },
+	FIO_ENGINE_OPT(T, "lsn_file", FIO_OPT_STR_STORE, lsn_file,
+		"Local sidecar with the last acknowledged LSN, for tools/logverify (.N added when numjobs>1)", NULL),
+	FIO_ENGINE_OPT(T, "write_trace", FIO_OPT_STR_STORE, write_trace,
+		"Debug: log every write/flush/rename (file, offset, length) to this local file", NULL),
+	FIO_ENGINE_BOOL(T, "debug_skip_flush", skip_flush,
+		"TEST ONLY: acknowledge commits without flushing (logverify must find loss after a crash)", "0"),
 	{
 		.name	= NULL,
 	},
 };
 
-static int is_pow2(unsigned long long v)
-{
-	return v && !(v & (v - 1));
-}
+#undef T
 
 #define REFUSE(...) do { log_err("redolog: " __VA_ARGS__); return 1; } while (0)
 
+/* What fio's parser cannot check: values that depend on another option, and "0 or ..." */
 static int rl_innodb_cfg(struct redolog_options *o, struct rl_cfg *c)
 {
-	const char *m = o->flush_method ? o->flush_method : "";
 	int mariadb = c->g.flavor == RL_MARIADB;
-	char err[256];
 
-	if (!strcmp(m, "fsync"))
-		c->flush = RL_FLUSH_FSYNC;
-	else if (!strcmp(m, "O_DSYNC"))	/* InnoDB opens the log O_SYNC */
+	switch (o->flush_method) {
+	case RL_IM_O_DSYNC:	/* InnoDB opens the log O_SYNC */
 		c->open_flags = mariadb ? O_DSYNC : O_SYNC;
-	else if (!strcmp(m, "O_DIRECT") || !strcmp(m, "O_DIRECT_NO_FSYNC")) {
+		break;
+	case RL_IM_O_DIRECT:
+	case RL_IM_O_DIRECT_NO_FSYNC:
 		/* NO_FSYNC skips fsync for data files only: the redo log is still flushed */
 		c->flush = RL_FLUSH_FSYNC;
 		c->open_flags = O_DIRECT;
-	} else
-		REFUSE("innodb_flush_method=%s: unknown (fsync, O_DSYNC, O_DIRECT, O_DIRECT_NO_FSYNC)\n", m);
+		break;
+	default:
+		c->flush = RL_FLUSH_FSYNC;
+	}
 	if (c->flush && (o->use_fdatasync || mariadb))
 		c->flush = RL_FLUSH_FDATASYNC;
 	if (mariadb && !o->file_buffering)
 		c->open_flags |= O_DIRECT;
-	if (rl_innodb_geo(c, c->g.flavor, o->log_file_size, o->trx_commit, err, sizeof(err)))
-		REFUSE("%s", err);
+	rl_innodb_geo(c, c->g.flavor, o->log_file_size, o->trx_commit);
 	c->bufsize = o->log_buffer;
 	if (mariadb) {
-		if (!is_pow2(o->mariadb_block) || o->mariadb_block < 512 || o->mariadb_block > 4096)
-			REFUSE("innodb_log_write_size=%u: must be a power of two in 512..4096\n", o->mariadb_block);
 		c->g.unit = o->mariadb_block;
 		return 0;
 	}
-	if (!is_pow2(o->write_ahead) || o->write_ahead < 512 || o->write_ahead > 16384)
-		REFUSE("innodb_log_write_ahead_size=%llu: must be a power of two in 512..16384\n", o->write_ahead);
 	c->wa = o->write_ahead;
 	if (o->redo_capacity) {
 		/* 8.0.30+: innodb_log_file_size/files_in_group are ignored, as MySQL does */
-		if (o->redo_capacity < (8ull << 20) || o->redo_capacity > (128ull << 30) ||
-		    o->redo_capacity % (RL_REDO_FILES * 512))
-			REFUSE("innodb_redo_log_capacity=%llu: must be 8M..128G and a multiple of "
+		if (o->redo_capacity < (8ull << 20) || o->redo_capacity % (RL_REDO_FILES * 512))
+			REFUSE("innodb_redo_log_capacity=%llu: must be 0, or 8M..128G and a multiple of "
 			       "32 files x 512-byte blocks (16k)\n", o->redo_capacity);
 		c->g.redo8030 = 1;
 		c->g.file_size = o->redo_capacity / RL_REDO_FILES;
 		c->g.nfiles = RL_REDO_FILES;
 		return 0;
 	}
-	if (o->files_in_group < 1 || o->files_in_group > 100)
-		REFUSE("innodb_log_files_in_group=%u: must be 1..100\n", o->files_in_group);
 	c->g.nfiles = o->files_in_group;
 	return 0;
 }
 
-/* Resolve and check every option; one line naming option and value on error. */
+/* Resolve the options; one line naming option and value for a rule fio cannot check. */
 static int rl_config(struct thread_data *td, struct rl_cfg *c)
 {
 	struct redolog_options *o = td->eo;
-	const char *fl = o->flavor ? o->flavor : "";
 	unsigned long long maxbs = td->o.max_bs[DDIR_WRITE], cap;
 
 	memset(c, 0, sizeof(*c));
-	if (!strcmp(fl, "mysql"))
-		c->g.flavor = RL_MYSQL;
-	else if (!strcmp(fl, "mariadb"))
-		c->g.flavor = RL_MARIADB;
-	else if (!strcmp(fl, "postgres"))
-		c->g.flavor = RL_POSTGRES;
-	else
-		REFUSE("flavor=%s: unknown (mysql, mariadb, postgres)\n", fl);
+	c->g.flavor = o->flavor;
 	if (o->redo_capacity && c->g.flavor != RL_MYSQL)
 		REFUSE("innodb_redo_log_capacity=%llu: only flavor=mysql has the 8.0.30 layout\n",
 		       o->redo_capacity);
 	if (c->g.flavor == RL_POSTGRES) {
-		char err[256];
-
-		if (rl_pg_cfg(c, o->wal_sync_method, o->wal_segment_size, o->wal_segments, err, sizeof(err)))
-			REFUSE("%s", err);
+		rl_pg_cfg(c, o->wal_sync_method, o->wal_segment_size, o->wal_segments);
 		c->bufsize = o->wal_buffers;
 	} else if (rl_innodb_cfg(o, c)) {
 		return 1;
@@ -216,8 +207,6 @@ static int rl_config(struct thread_data *td, struct rl_cfg *c)
 		REFUSE("%s=%llu: log buffer smaller than 2 x iodepth x bs\n",
 		       c->g.flavor == RL_POSTGRES ? "wal_buffers" : "innodb_log_buffer_size",
 		       (unsigned long long)c->bufsize);
-	if (o->log_prefix && strlen(o->log_prefix) > 24)
-		REFUSE("log_prefix=%s: longer than 24 characters\n", o->log_prefix);
 	c->skip_flush = o->skip_flush;
 	return 0;
 }

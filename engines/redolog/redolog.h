@@ -74,29 +74,40 @@ struct rl_log {
 	char failed_why[200];
 };
 
+/* innodb_flush_method (0: the engine's default) and wal_sync_method, as fio's parser maps them. */
+enum rl_innodb_method { RL_IM_DEFAULT, RL_IM_FSYNC, RL_IM_O_DSYNC, RL_IM_O_DIRECT,
+			RL_IM_O_DIRECT_NO_FSYNC };
+enum rl_wal_method { RL_WM_FDATASYNC, RL_WM_FSYNC, RL_WM_OPEN_DATASYNC, RL_WM_OPEN_SYNC };
+
+/* wal_sync_method's choices, for the option table of an engine (fio's struct value_pair) */
+#define RL_WAL_METHODS									\
+	{ .ival = "fdatasync", .oval = RL_WM_FDATASYNC, .help = "write, then fdatasync" },	\
+	{ .ival = "fsync", .oval = RL_WM_FSYNC, .help = "write, then fsync" },		\
+	{ .ival = "open_datasync", .oval = RL_WM_OPEN_DATASYNC, .help = "segments opened O_DSYNC" }, \
+	{ .ival = "open_sync", .oval = RL_WM_OPEN_SYNC, .help = "segments opened O_SYNC" }
+
+/*
+ * PostgreSQL WAL settings (wal_sync_method, wal_segment_size, wal_segments;
+ * fio's parser checked each) into c: flavor, geometry, flush/open flags,
+ * trx_commit (bufsize is the caller's). Shared by the redolog and txn engines.
+ */
+void rl_pg_cfg(struct rl_cfg *c, enum rl_wal_method method, unsigned long long seg_size,
+	       unsigned int segs);
+
+/*
+ * InnoDB redo log (flavor RL_MYSQL or RL_MARIADB) into c: trx_commit (0..2,
+ * checked by fio's parser), innodb_log_file_size (0: 48M mysql, 96M mariadb)
+ * and the classic block layout (512-byte blocks; mysql: 2 files, 12-byte
+ * block header, 4-byte trailer, 2048-byte file header; mariadb: 1 file,
+ * 12288-byte file header).
+ */
+void rl_innodb_geo(struct rl_cfg *c, int flavor, unsigned long long file_size,
+		   unsigned int trx_commit);
+
 /*
  * Create (zero-filled) and open the log files, write the meta file. Refuses
  * (-EEXIST, l->err naming the file) a log file that exists and is not dbfio's.
  */
-/*
- * PostgreSQL WAL settings (wal_sync_method, wal_segment_size, wal_segments)
- * into c: flavor, geometry, flush/open flags, trx_commit (bufsize is the
- * caller's). 0, or -1 with a one-line reason (with its newline) in err for the
- * engine to print after its own prefix; shared by the redolog and txn engines.
- */
-int rl_pg_cfg(struct rl_cfg *c, const char *method, unsigned long long seg_size,
-	      unsigned int segs, char *err, size_t errlen);
-
-/*
- * InnoDB redo log (flavor RL_MYSQL or RL_MARIADB) into c: trx_commit (checked
- * 0..2), innodb_log_file_size (0: 48M mysql, 96M mariadb) and the classic
- * block layout (512-byte blocks; mysql: 2 files, 12-byte block header, 4-byte
- * trailer, 2048-byte file header; mariadb: 1 file, 12288-byte file header).
- * 0, or -1 with the reason in err as rl_pg_cfg().
- */
-int rl_innodb_geo(struct rl_cfg *c, int flavor, unsigned long long file_size,
-		  unsigned int trx_commit, char *err, size_t errlen);
-
 int rl_log_open(struct rl_log *l, struct store *s, const struct rl_cfg *c,
 		const char *engine);
 /* Close; with c.unlink, remove every file the log created. */

@@ -16,15 +16,11 @@
 #include "store/latstat.h"
 #include "redolog.h"
 
-int rl_innodb_geo(struct rl_cfg *c, int flavor, unsigned long long file_size,
-		  unsigned int trx_commit, char *err, size_t errlen)
+void rl_innodb_geo(struct rl_cfg *c, int flavor, unsigned long long file_size,
+		   unsigned int trx_commit)
 {
 	int mariadb = flavor == RL_MARIADB;
 
-	if (trx_commit > 2) {
-		snprintf(err, errlen, "innodb_flush_log_at_trx_commit=%u: must be 0, 1 or 2\n", trx_commit);
-		return -1;
-	}
 	c->g.flavor = flavor;
 	c->trx_commit = trx_commit;
 	c->g.file_size = file_size ? file_size : mariadb ? 96 << 20 : 48 << 20;
@@ -38,35 +34,18 @@ int rl_innodb_geo(struct rl_cfg *c, int flavor, unsigned long long file_size,
 		c->g.file_hdr = 2048;	/* LOG_FILE_HDR_SIZE: header + checkpoint blocks */
 		c->g.nfiles = 2;
 	}
-	return 0;
 }
 
 #define RL_ZERO_CHUNK	(1u << 20)
 
-int rl_pg_cfg(struct rl_cfg *c, const char *method, unsigned long long seg_size,
-	      unsigned int segs, char *err, size_t errlen)
+void rl_pg_cfg(struct rl_cfg *c, enum rl_wal_method method, unsigned long long seg_size,
+	       unsigned int segs)
 {
-	const char *m = method ? method : "";
-
-	if (!strcmp(m, "fdatasync"))
-		c->flush = RL_FLUSH_FDATASYNC;
-	else if (!strcmp(m, "fsync"))
-		c->flush = RL_FLUSH_FSYNC;
-	else if (!strcmp(m, "open_datasync"))
-		c->open_flags = O_DSYNC;
-	else if (!strcmp(m, "open_sync"))
-		c->open_flags = O_SYNC;
-	else {
-		snprintf(err, errlen, "wal_sync_method=%s: unknown (fdatasync, fsync, open_datasync, open_sync)\n", m);
-		return -1;
-	}
-	if (!seg_size || (seg_size & (seg_size - 1)) || seg_size < (1 << 20) || seg_size > (1ull << 30)) {
-		snprintf(err, errlen, "wal_segment_size=%llu: must be a power of two in 1M..1G\n", seg_size);
-		return -1;
-	}
-	if (segs < 2 || segs > 1024) {
-		snprintf(err, errlen, "wal_segments=%u: must be 2..1024\n", segs);
-		return -1;
+	switch (method) {
+	case RL_WM_FDATASYNC:		c->flush = RL_FLUSH_FDATASYNC; break;
+	case RL_WM_FSYNC:		c->flush = RL_FLUSH_FSYNC; break;
+	case RL_WM_OPEN_DATASYNC:	c->open_flags = O_DSYNC; break;
+	case RL_WM_OPEN_SYNC:		c->open_flags = O_SYNC; break;
 	}
 	c->g.flavor = RL_POSTGRES;
 	c->g.unit = 8192;
@@ -74,7 +53,6 @@ int rl_pg_cfg(struct rl_cfg *c, const char *method, unsigned long long seg_size,
 	c->g.file_size = seg_size;
 	c->g.nfiles = segs;
 	c->trx_commit = 1;
-	return 0;
 }
 
 int rl_fail(struct rl_log *l, int ret, const char *call, const char *name)

@@ -63,8 +63,6 @@ struct txn_profile {
 	uint32_t binlog_bytes;		/* mysql binlog event bytes per transaction */
 };
 
-/* Name -> id; -1 if unknown. */
-int txn_profile_parse(const char *name);
 const char *txn_profile_name(int id);
 /* Size the tables (scale: pgbench's; rows: sysbench's table_size) for a page size. */
 void txn_profile_make(struct txn_profile *p, int id, unsigned int scale, uint64_t rows,

@@ -28,16 +28,6 @@ static const char *const names[TP_NR] = {
 	[TP_INSERT] = "insert", [TP_READ_ONLY] = "read_only",
 };
 
-int txn_profile_parse(const char *name)
-{
-	int i;
-
-	for (i = 0; name && i < TP_NR; i++)
-		if (!strcmp(name, names[i]))
-			return i;
-	return -1;
-}
-
 const char *txn_profile_name(int id)
 {
 	return id >= 0 && id < TP_NR ? names[id] : "?";
