@@ -25,7 +25,12 @@ refuse keep-neg "snap_keep=-1" 30 "${R[@]}" --snap_interval=1 --snap_keep=-1
 refuse every-neg "snap_every=-5" 30 "${R[@]}" --snap_every=-5
 refuse count-neg "snap_count=-2" 30 "${R[@]}" --snap_interval=1 --snap_count=-2
 refuse interval-neg "snap_interval=-3" 30 "${R[@]}" --snap_interval=-3
-refuse slow-zero "slow_threshold=0" 30 "${R[@]}" --slow_threshold=0
+# fio's own parser refuses a value outside the option's range: its line, no rbdsnap line
+run_fio slow-zero --name=slow-zero --ioengine="external:$B/rbdsnap.so" "${R[@]}" --slow_threshold=0 &&
+	fail "slow-zero: fio succeeded"
+grep -qx "fio: failed parsing slow_threshold=0" "$TMP/slow-zero.err" && ! grep -q '^rbdsnap: ' "$TMP/slow-zero.err" ||
+	{ cat "$TMP/slow-zero.err"; fail "slow-zero: not fio's one line naming slow_threshold=0"; }
+ok "slow-zero: $(grep 'failed parsing' "$TMP/slow-zero.err")"
 refuse keep-alone "needs snap_interval" 30 "${R[@]}" --snap_keep=2
 refuse hold-nocount "snap_hold" 30 "${R[@]}" --snap_interval=1 --snap_hold=5
 refuse prefix-bad "snap_prefix=a@b" 30 "${R[@]}" --snap_interval=1 --snap_prefix=a@b

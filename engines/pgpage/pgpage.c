@@ -101,7 +101,7 @@ static struct fio_option options[] = {
 		"Seconds between timed checkpoints (0: none; PostgreSQL's at most 1 day)", "300",
 		0, 86400),
 	FIO_ENGINE_RANGE(T, "checkpoint_pages", FIO_OPT_INT, checkpoint_pages,
-		"Also checkpoint after this many pages were dirtied (0: never)", "0", 0, INT_MAX),
+		"Also checkpoint after this many pages were dirtied (0: never)", "0", 0, 1000000000),
 	FIO_ENGINE_FRAC(T, "checkpoint_completion_target", checkpoint_completion_target,
 		"Spread checkpoint writes over this fraction of the interval", "0.9", 0.0, 1.0),
 	FIO_ENGINE_RANGE(T, "checkpoint_flush_after", FIO_OPT_ULL, checkpoint_flush_after,

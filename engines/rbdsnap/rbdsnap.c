@@ -71,7 +71,7 @@ static struct fio_option options[] = {
 		"Snapshot every this long (bare number = seconds; ms/s/m/h); 0 = off; at most 30d", "0",
 		0, 30 * USEC_DAY),
 	FIO_ENGINE_RANGE(T, "snap_every", FIO_OPT_INT, snap_every,
-		"Snapshot every this many completed I/Os; 0 = off", "0", 0, INT_MAX),
+		"Snapshot every this many completed I/Os; 0 = off", "0", 0, 1000000000),
 	FIO_ENGINE_RANGE(T, "snap_start_delay", FIO_OPT_STR_VAL_TIME, snap_start_delay,
 		"No snapshot before this long (clean baseline phase); alone: one snapshot then; at most 30d",
 		"0", 0, 30 * USEC_DAY),

@@ -1,0 +1,104 @@
+#!/bin/bash
+# Description: fio --enghelp shows every engine option's range or choices, and the installed fio's own parser refuses a value just outside each (non-zero exit, "fio: failed parsing NAME=VALUE") and takes the limits themselves
+# Timeout: 600
+. "$(dirname "$0")/lib.sh"
+# The oracle is fio's parser (parse.c of the installed fio), reached through
+# --enghelp and --parse-only; nothing here reads dbfio's option tables.
+#
+# Free-text options: names of files, pools, images, prefixes; no range, no choices.
+FREE=" ceph_conf clientname pool rbdname store_root lat_json ddl_mix table_json log_prefix lsn_file
+	write_trace checkpoint_log txn_group_trace clustername snap_prefix snap_json"
+FREE=" $(echo $FREE) "
+# Documented limits, by hand from the databases' manuals (engine option min max):
+SPOT="redolog innodb_flush_log_at_trx_commit 0 2
+redolog innodb_log_write_ahead_size 512 16384
+redolog wal_segment_size 1048576 1073741824
+txn commit_delay 0 100000
+txn commit_siblings 0 1000
+txn wal_segments 2 1024
+pgpage extend_ratio 0 100
+pgpage block_size 512 65536
+metastorm init_pages 0 1024
+rbdsnap connect_timeout 1000000 86400000000"
+BIG=4611686018427387904		# 2^62: above every range; a power of two (pow2 options)
+
+# parse SO VALUE-ARG: fio's parser only; output in $TMP/p.out, fio's status returned
+parse() { "$FIO" --parse-only --name=p --ioengine="external:$1" "$2" >"$TMP/p.out" 2>&1; }
+# refused SO NAME VALUE: non-zero, and fio's line naming the option and the value
+refused() {
+	parse "$1" "--$2=$3" && { cat "$TMP/p.out"; fail "$e: $2=$3 accepted"; }
+	grep -qxF "fio: failed parsing $2=$3" "$TMP/p.out" ||
+		{ cat "$TMP/p.out"; fail "$e: $2=$3: no line 'fio: failed parsing $2=$3'"; }
+}
+taken() {
+	parse "$1" "--$2=$3" || { cat "$TMP/p.out"; fail "$e: $2=$3 (a limit) refused"; }
+}
+# int32 N: N as fio 3.33's --enghelp prints it (printf "%d" of a 64-bit max)
+int32() { local v=$(($1 & 0xffffffff)); echo $((v >= 2147483648 ? v - 4294967296 : v)); }
+
+nnum=0 nchoice=0 nfree=0 nwide=0
+declare -A seen
+for so in "$B"/*.so; do
+	e=$(basename "$so" .so)
+	opts=$("$FIO" --enghelp="$so" | sed -n 's/^\([a-z_0-9]*\) *: .*/\1/p')
+	[ -n "$opts" ] || fail "$e: --enghelp lists no option"
+	for o in $opts; do
+		h=$("$FIO" --enghelp="$so,$o")
+		type=$(sed -n 's/^ *type: //p' <<<"$h")
+		range=$(sed -n 's/^ *range: //p' <<<"$h")
+		case $type in
+		"boolean value"*)
+			[ "$range" = "min=0, max=1" ] || fail "$e: $o (bool) shows range '$range'"
+			refused "$so" "$o" 2; taken "$so" "$o" 1
+			nnum=$((nnum + 1)) ;;
+		"list of floating point"*)
+			[[ $range =~ ^min=([0-9.-]+),\ max=([0-9.-]+)$ ]] || fail "$e: $o shows no range ('$range')"
+			lo=${BASH_REMATCH[1]} hi=${BASH_REMATCH[2]}
+			refused "$so" "$o" "$(awk -v v="$hi" 'BEGIN{printf "%.2f", v + 0.01}')"
+			refused "$so" "$o" "$(awk -v v="$lo" 'BEGIN{printf "%.2f", v - 0.01}')"
+			taken "$so" "$o" "$hi"; taken "$so" "$o" "$lo"
+			nnum=$((nnum + 1)) ;;
+		"integer value"*|"string with time postfix"*)
+			u=; [[ $type = "string with time"* ]] && u=us
+			[[ $range =~ ^min=(-?[0-9]+),\ max=(-?[0-9]+)$ ]] ||
+				fail "$e: $o shows no full range ('$range')"
+			lo=${BASH_REMATCH[1]} shown=${BASH_REMATCH[2]}
+			# the real max, from fio's refusal of 2^62 (an int option: of 2^30;
+			# fio 3.33 cuts an int option's value to 32 bits before it compares,
+			# so 2^62 is 0 there: taken, or refused as below a minimum)
+			hi=
+			for big in $BIG 1073741824; do
+				parse "$so" "--$o=$big$u" && continue
+				hi=$(sed -n "s/^$o: max value out of range: [0-9]* (\([0-9]*\) max)$/\1/p" "$TMP/p.out")
+				[ -n "$hi" ] && break
+			done
+			[ -n "$hi" ] || { cat "$TMP/p.out"; fail "$e: $o: no 'max value out of range' refusal of $BIG or 2^30"; }
+			[ "$(int32 "$hi")" = "$shown" ] || fail "$e: $o: --enghelp shows max=$shown, fio refuses above $hi"
+			[ "$hi" = "$shown" ] || nwide=$((nwide + 1))
+			refused "$so" "$o" "$((hi + 1))$u"; taken "$so" "$o" "$hi$u"
+			if [ "$lo" -gt 0 ]; then
+				refused "$so" "$o" "$((lo - 1))$u"; taken "$so" "$o" "$lo$u"
+			fi
+			seen[$e.$o]="$lo $hi"
+			nnum=$((nnum + 1)) ;;
+		"string (opt=bla)"*)
+			vals=$(sed -n 's/^ *\(valid values\)\{0,1\}: \([^ ]*\).*/\2/p' <<<"$h" | grep -v "^$o$")
+			if [ -n "$vals" ]; then
+				refused "$so" "$o" dbfio-no-such-value
+				for v in $vals; do taken "$so" "$o" "$v"; done
+				nchoice=$((nchoice + 1))
+			else
+				[[ $FREE = *" $o "* ]] || fail "$e: $o: a string option with neither choices nor a place in FREE"
+				nfree=$((nfree + 1))
+			fi ;;
+		*)
+			fail "$e: $o: type '$type' (a numeric option must be integer, time, bool or float)" ;;
+		esac
+	done
+	ok "$e: every option shows its range or choices; fio refuses just outside, takes the limits"
+done
+while read -r e o lo hi; do
+	[ -f "$B/$e.so" ] || continue
+	[ "${seen[$e.$o]:-}" = "$lo $hi" ] || fail "$e: $o: range '${seen[$e.$o]:-none}', documented $lo..$hi"
+done <<<"$SPOT"
+ok "$nnum numeric options (range; $nwide with a max over 2^31, shown truncated by fio 3.33), $nchoice with choices, $nfree free text; documented limits match"
