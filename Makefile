@@ -53,9 +53,6 @@ FIO_CFLAGS := -I$(FIO_SRC) -include config-host.h -Wno-sign-compare -Wno-address
 # the fio version the engines are built against: checked at load (fio_store.c)
 ENGINE_FIO_VERSION ?= fio-$(FIO_VERSION)
 FIO_CFLAGS += -DDBFIO_FIO_VERSION='"$(ENGINE_FIO_VERSION)"'
-# the backends store= offers in fio's option table (engines/glue/fio_store.h)
-FIO_CFLAGS += $(if $(CONFIG_LIBURING),-DDBFIO_STORE_URING) $(if $(CONFIG_LIBAIO),-DDBFIO_STORE_AIO) \
-	$(if $(CONFIG_LIBCEPHFS),-DDBFIO_STORE_CEPHFS) $(if $(CONFIG_RBD),-DDBFIO_STORE_RBD)
 STORE_CFLAGS := -include $(CB)/config.h -Iengines
 LDFLAGS_SO := -shared -rdynamic -Wl,-z,nodelete -Wl,--version-script=engines/glue/export.map
 

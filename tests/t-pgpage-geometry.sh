@@ -19,7 +19,11 @@ refuse segment_size --relations=1 --relation_size=2T --segment_size=512 --block_
 refuse segment_size --relations=1 --relation_size=2T --segment_size=1k --block_size=512 --bs=512
 refuse relation_size --relations=3000000000 --relation_size=8T --segment_size=1T --bs=8k
 refuse relfilenode --relations=2 --relfilenode=4294967295 --bs=8k
-refuse block_size --block_size=128k --bs=128k
+# one value out of its range: fio's own parser refuses it, in its line
+"$FIO" --name=bad --ioengine="$ENG" --directory="$TMP" --block_size=128k --bs=128k >"$TMP/bad.out" 2>&1 &&
+	fail "block_size=128k accepted"
+grep -qx "fio: failed parsing block_size=128k" "$TMP/bad.out" || { cat "$TMP/bad.out"; fail "block_size=128k: not fio's line"; }
+ok "refused: $(grep "failed parsing" "$TMP/bad.out")"
 refuse segment_size --relations=1 --relation_size=4T --segment_size=4T --block_size=512 --bs=512
 
 # a page beyond 2^32 pages of 512 bytes, on CephFS (no local disk holds 2T):

@@ -41,6 +41,44 @@ int fio_store_check_version(const char *engine)
 #endif
 }
 
+/*
+ * store='s choices: the backends this build has, as the store layer says
+ * (a new backend needs no edit here). An option table is a C initializer
+ * and the engine's .so links its own store layer: this constructor fills
+ * the "store" option's posval when fio dlopen()s the engine, before fio
+ * reads the table (--enghelp, parsing). rbdsnap has no store option.
+ */
+extern struct ioengine_ops ioengine;
+
+static const char *backend_about(unsigned int caps)
+{
+	if (caps & STORE_CAP_IMAGE)
+		return "every file in one image (pool=, rbdname=)";
+	if (!(caps & STORE_CAP_LOCAL_DIR))
+		return "files in its own tree (store_root=)";
+	return caps & STORE_CAP_ASYNC ? "files in directory=, asynchronous I/O" :
+					"files in directory=, synchronous calls";
+}
+
+__attribute__((constructor)) static void fio_store_choices(void)
+{
+	struct fio_option *o;
+	int i, n = 0;
+
+	for (o = ioengine.options; o && o->name && strcmp(o->name, "store"); o++)
+		;
+	if (!o || !o->name)
+		return;
+	for (i = 0; i < STORE_NR_BACKENDS && n < PARSE_MAX_VP - 1; i++) {
+		if (store_backend_parse(store_backend_name(i)) < 0)
+			continue;	/* not built */
+		o->posval[n].ival = store_backend_name(i);
+		o->posval[n].oval = i;
+		o->posval[n].help = backend_about(store_backend_caps(i));
+		n++;
+	}
+}
+
 /* The value typed for option name (the last one fio parsed), or NULL. */
 static const char *typed_value(struct thread_data *td, const char *name)
 {

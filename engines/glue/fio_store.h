@@ -78,42 +78,10 @@ struct store_opts {
 #define FIO_STORE_OPT_STR(T, m, field, nm, hlp, dflt)			\
 	FIO_ENGINE_OPT(T, nm, FIO_OPT_STR_STORE, m.field, hlp, dflt)
 
-/*
- * store=: the backends this build has (the Makefile passes DBFIO_STORE_<X>
- * for each; engines see fio's config-host.h, not dbfio's config.h).
- */
-#define FIO_STORE_POSIX	{ .ival = "posix", .oval = STORE_POSIX,		\
-			  .help = "synchronous syscalls on any mounted file system" },
-#ifdef DBFIO_STORE_URING
-#define FIO_STORE_URING	{ .ival = "uring", .oval = STORE_URING,		\
-			  .help = "io_uring (liburing); write+fdatasync as a linked pair" },
-#else
-#define FIO_STORE_URING
-#endif
-#ifdef DBFIO_STORE_AIO
-#define FIO_STORE_AIO	{ .ival = "aio", .oval = STORE_AIO,			\
-			  .help = "libaio; fsync after draining in-flight I/O" },
-#else
-#define FIO_STORE_AIO
-#endif
-#ifdef DBFIO_STORE_CEPHFS
-#define FIO_STORE_CEPHFS { .ival = "cephfs", .oval = STORE_CEPHFS,		\
-			  .help = "libcephfs: CephFS without a mount (store_root=)" },
-#else
-#define FIO_STORE_CEPHFS
-#endif
-#ifdef DBFIO_STORE_RBD
-#define FIO_STORE_RBD	{ .ival = "rbd", .oval = STORE_RBD,			\
-			  .help = "librbd: every file in one RBD image (pool=, rbdname=)" },
-#else
-#define FIO_STORE_RBD
-#endif
-
 #define FIO_STORE_OPTIONS(T, m)						\
-	FIO_ENGINE_CHOICE(T, "store", m.store,				\
-		"Store backend (the ones this build has)", "posix",		\
-		FIO_STORE_POSIX FIO_STORE_URING FIO_STORE_AIO FIO_STORE_CEPHFS	\
-		FIO_STORE_RBD),						\
+	/* its choices: the backends built, filled in at load (fio_store.c) */	\
+	{ FIO_ENGINE_OPT_(T, "store", FIO_OPT_STR, m.store,		\
+		"Store backend (those this build has)", "posix", 0, 0, 0) },	\
 	FIO_STORE_OPT_STR(T, m, ceph_conf, "ceph_conf",			\
 		"ceph.conf for cephfs/rbd (default: $CEPH_CONF)", NULL),	\
 	FIO_STORE_OPT_STR(T, m, clientname, "clientname",			\
