@@ -27,16 +27,17 @@ mark 2 13; expect 2 13 16386.1 40960
 mark 1 31; expect 1 31 16385.3 57344
 mark 1 8;  expect 1 8 16385.1 0
 
-# bad values: one line naming the option, fio fails
+# bad values: one line naming the option, fio fails (fio's own parser for a value
+# outside the option's range: "fio: failed parsing NAME=VALUE")
 refuse() {
 	local opt=$1; shift
 	if "$FIO" --name=bad --ioengine="$ENG" --directory="$TMP" --rw=randwrite --size=64k \
 		--output="$TMP/bad.out" "$@" >"$TMP/bad.stdout" 2>&1; then
 		fail "$opt: fio accepted $*"
 	fi
-	grep -h "pgpage: $opt=" "$TMP/bad.out" "$TMP/bad.stdout" >/dev/null ||
+	grep -h "^\(pgpage: \|fio: failed parsing \)$opt=" "$TMP/bad.out" "$TMP/bad.stdout" >/dev/null ||
 		{ cat "$TMP/bad.out" "$TMP/bad.stdout"; fail "$opt: no one-line error naming it"; }
-	ok "refused: $(grep -h "pgpage: $opt=" "$TMP/bad.out" "$TMP/bad.stdout" | head -1)"
+	ok "refused: $(grep -h "^\(pgpage: \|fio: failed parsing \)$opt=" "$TMP/bad.out" "$TMP/bad.stdout" | head -1)"
 }
 refuse block_size --bs=3000 --block_size=3000
 refuse block_size --bs=256 --block_size=256
