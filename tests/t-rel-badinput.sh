@@ -37,6 +37,8 @@ pg pg-cct "failed parsing checkpoint_completion_target=2" --checkpoint_completio
 pg pg-segsize "segment_size=1000: smaller than" --segment_size=1000
 pg pg-extend "failed parsing extend_ratio=101" --extend_ratio=101
 pg pg-bs "bs=4096: must equal block_size=8192" --bs=4k
+# fio 3.33 stores an integer of 2^31 or more wrapped when the option has no minimum
+pg pg-ckpt-big "checkpoint_timeout=3000000000: at most 86400" --checkpoint_timeout=3000000000 --rw=write
 ms ms-tables "tables=4294967295: at most" --tables=-1
 ms ms-pages "init_pages=4294967295: at most" --init_pages=-1
 ms ms-op "ddl_mix=frobnicate:1: unknown operation" --ddl_mix=frobnicate:1

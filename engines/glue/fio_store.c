@@ -106,8 +106,8 @@ int fio_engine_check_opts(struct thread_data *td, const char *engine)
 		if (o->type == FIO_OPT_INT || o->type == FIO_OPT_BOOL) {
 			v = *(unsigned int *)((char *)td->eo + o->off1);
 			if (v > max) {
-				log_err("%s: %s=%u: at most %llu (as typed: %s=%s; fio's parser "
-					"wraps a negative integer)\n", engine, o->name, v, max,
+				log_err("%s: %s=%u: at most %llu (typed: %s=%s, which fio's "
+					"parser stores wrapped)\n", engine, o->name, v, max,
 					o->name, typed ? typed : "?");
 				return 1;
 			}
