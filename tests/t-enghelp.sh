@@ -101,4 +101,17 @@ while read -r e o lo hi; do
 	[ -f "$B/$e.so" ] || continue
 	[ "${seen[$e.$o]:-}" = "$lo $hi" ] || fail "$e: $o: range '${seen[$e.$o]:-none}', documented $lo..$hi"
 done <<<"$SPOT"
+# ${VAR} job variables: fio substitutes them before its parser checks the value
+cat >"$TMP/var.fio" <<'EOF2'
+[var]
+ioengine=external:${DBFIO_LIB}/redolog.so
+flavor=${T_FLAVOR}
+wal_segments=${T_SEGS}
+EOF2
+DBFIO_LIB=$B T_FLAVOR=postgres T_SEGS=4 "$FIO" --parse-only "$TMP/var.fio" >"$TMP/p.out" 2>&1 ||
+	{ cat "$TMP/p.out"; fail "a job file with \${T_FLAVOR}=postgres \${T_SEGS}=4 refused"; }
+DBFIO_LIB=$B T_FLAVOR=postgres T_SEGS=1 "$FIO" --parse-only "$TMP/var.fio" >"$TMP/p.out" 2>&1 &&
+	fail "wal_segments=\${T_SEGS}=1 accepted"
+grep -qx "fio: failed parsing wal_segments=1" "$TMP/p.out" || { cat "$TMP/p.out"; fail "\${T_SEGS}=1: not fio's line"; }
+ok "\${VAR} values parsed and checked as typed ones"
 ok "$nnum numeric options (range; $nwide with a max over 2^31, shown truncated by fio 3.33), $nchoice with choices, $nfree free text; documented limits match"

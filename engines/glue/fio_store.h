@@ -111,7 +111,8 @@ int fio_store_check_version(const char *engine);
  * a FIO_OPT_INT or FIO_OPT_BOOL value outside the option's range (fio
  * compares them as signed ints: with no minimum, -1 or 2^31 is stored
  * wrapped) and a negative number typed for any numeric option (fio splits
- * "-3" at its '-', prints an error for "" and keeps the default). 0, or 1
+ * "-3" at its '-' as a range: it refuses "-3" with an error line, then takes
+ * "3" without storing it, and the default stays). 0, or 1
  * after one log_err line naming the option and the value as typed.
  */
 int fio_engine_check_opts(struct thread_data *td, const char *engine);
