@@ -74,8 +74,14 @@ bad() {	# bad EXPECTED-TEXT ARGS...
 	[ "$(grep -c '^metastorm: ' "$TMP/bad$n.out")" = 1 ] || { cat "$TMP/bad$n.out"; fail "$*: more than one metastorm: line"; }
 	ok "$* -> $(grep '^metastorm: ' "$TMP/bad$n.out")"
 }
-bad "cpu_per_stmt=11000000us: more than 10 s" --cpu_per_stmt=11s
-bad "rtt=20000000us: more than 10 s" --rtt=20s
+# fio's own parser: a value above the option's range (10 s), in its line
+for a in cpu_per_stmt=11s rtt=20s; do
+	n=$((n + 1))
+	"$FIO" --name=bad --ioengine="external:$E" --directory="$TMP/bad" --number_ios=1 "--$a" \
+		>"$TMP/bad$n.out" 2>&1 && fail "$a: accepted"
+	grep -qx "fio: failed parsing $a" "$TMP/bad$n.out" || { cat "$TMP/bad$n.out"; fail "$a: no 'fio: failed parsing $a' line"; }
+	ok "--$a -> fio: failed parsing $a"
+done
 bad "ddl_cpu=create:5: 'create:5': want" --ddl_cpu=create:5
 bad "ddl_cpu=alter:1ms: 'alter:1ms': want" --ddl_cpu=alter:1ms
 bad "ddl_cpu=drop:11s: 'drop:11s': want" --ddl_cpu=drop:11s
