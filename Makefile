@@ -85,6 +85,10 @@ ifdef CONFIG_RBD
 STORE_SRC += engines/store/store_rbd.c engines/store/store_rbd_table.c engines/store/store_rbd_lock.c
 STORE_LIBS += -lrbd -lrados
 endif
+# the Ceph clients the rbd and cephfs backends (and rbdsnap) share
+ifneq ($(CONFIG_RBD)$(CONFIG_LIBCEPHFS),)
+STORE_SRC += engines/store/ceph_conn.c
+endif
 STORE_OBJ := $(STORE_SRC:engines/%.c=$(B)/obj/%.o)
 
 # Engines: engines/<name>/ (every .c there: the fio hooks in <name>.c, its

@@ -143,7 +143,7 @@ int fio_store_connect(struct thread_data *td, const char *engine,
 {
 	struct store_config cfg = { 0 };
 	unsigned int caps;
-	char err[256];
+	char err[512];
 	int ret;
 
 	cfg.backend = o->store;

@@ -36,7 +36,7 @@ struct rbdsnap_iou {
 };
 
 struct rbdsnap_data {
-	struct rbdsnap_conn *conn;
+	struct ceph_conn *conn;
 	rados_ioctx_t io_ctx;
 	rbd_image_t image;
 	struct io_u **aio_events;
@@ -99,7 +99,7 @@ static struct fio_option options[] = {
 		0, USEC_DAY),
 	FIO_ENGINE_RANGE(T, "connect_timeout", FIO_OPT_STR_VAL_TIME, connect_timeout,
 		"Bound on connecting and on monitor calls (client_mount_timeout, rados_mon_op_timeout; "
-		"1s..1d)", "15", 1000000, USEC_DAY),
+		"1s..1d)", CEPH_CONN_TIMEOUT_STR, 1000000, USEC_DAY),
 	FIO_ENGINE_RANGE(T, "snap_after", FIO_OPT_STR_VAL_TIME, snap_after,
 		"Write until the 'after' phase (all removed) has lasted this long, extending runtime if "
 		"the snapshot calls were slow; needs snap_hold; 0 = off; at most 1d", "0", 0, USEC_DAY),
@@ -128,7 +128,7 @@ static void rbdsnap_disconnect(struct rbdsnap_data *sd)
 		sd->io_ctx = NULL;
 	}
 	if (sd->conn) {
-		rbdsnap_conn_put(sd->conn);
+		ceph_conn_put(sd->conn);
 		sd->conn = NULL;
 	}
 	sd->connected = false;
@@ -137,25 +137,29 @@ static void rbdsnap_disconnect(struct rbdsnap_data *sd)
 static int rbdsnap_connect(struct thread_data *td, struct rbdsnap_data *sd)
 {
 	struct rbdsnap_options *o = td->eo;
+	char err[512];
 	int r;
 
 	snprintf(sd->what, sizeof(sd->what), "%s/%s", o->pool_name, o->rbd_name);
 	sd->conn = rbdsnap_conn_get(o);
 	if (!sd->conn)
 		return 1;
-	r = rados_ioctx_create(sd->conn->cluster, o->pool_name, &sd->io_ctx);
+	r = rados_ioctx_create(ceph_conn_rados(sd->conn), o->pool_name, &sd->io_ctx);
 	if (r < 0) {
-		log_err("rbdsnap: rados_ioctx_create(%s) failed: %s\n", o->pool_name, strerror(-r));
+		ceph_conn_fail(sd->conn, "rbdsnap", "rados_ioctx_create", o->pool_name, r,
+			       err, sizeof(err));
+		log_err("%s\n", err);
 		goto err;
 	}
 	/* as fio's rbd engine: direct=1 turns the cache off (process-wide here) */
 	/* stderr, not log_info: --output=FILE puts fio's log into the JSON users parse */
-	r = td->o.odirect ? rados_conf_set(sd->conn->cluster, "rbd_cache", "false") : 0;
+	r = td->o.odirect ? rados_conf_set(ceph_conn_rados(sd->conn), "rbd_cache", "false") : 0;
 	if (r < 0)
 		fprintf(stderr, "rbdsnap: rados_conf_set(rbd_cache=false) failed: %s\n", strerror(-r));
 	r = rbd_open(sd->io_ctx, o->rbd_name, &sd->image, NULL);
 	if (r < 0) {
-		log_err("rbdsnap: rbd_open(%s) failed: %s\n", sd->what, strerror(-r));
+		ceph_conn_fail(sd->conn, "rbdsnap", "rbd_open", sd->what, r, err, sizeof(err));
+		log_err("%s\n", err);
 		goto err;
 	}
 	/* a first flush makes the cache leave writethrough for writeback/around */
@@ -376,10 +380,11 @@ static void rbdsnap_cache_state(struct rbdsnap_data *sd)
 	char v[32] = "";
 
 	strcpy(sd->cache, "unknown");
-	if (!rados_conf_get(sd->conn->cluster, "rbd_cache", v, sizeof(v)))
+	if (!rados_conf_get(ceph_conn_rados(sd->conn), "rbd_cache", v, sizeof(v)))
 		strcpy(sd->cache, !strcmp(v, "true") ? "on" : "off");
 	if (strcmp(sd->cache, "on") ||
-	    rados_conf_get(sd->conn->cluster, "rbd_cache_policy", sd->policy, sizeof(sd->policy)))
+	    rados_conf_get(ceph_conn_rados(sd->conn), "rbd_cache_policy", sd->policy,
+			   sizeof(sd->policy)))
 		sd->policy[0] = '\0';
 }
 
@@ -407,7 +412,7 @@ static int fio_rbdsnap_init(struct thread_data *td)
 	c->osd_slow = o->osd_slow_ops && o->health_interval;
 	sd->timeout0 = td->o.timeout;
 	sd->sched.image = sd->image;
-	sd->sched.cluster = sd->conn->cluster;
+	sd->sched.cluster = ceph_conn_rados(sd->conn);
 	r = rs_sched_start(&sd->sched);
 	sd->sched_on = true;	/* stop joins whatever did start */
 	rs_report_init(&sd->rep, sd->sched.t0_ns, o->slow_threshold * 1000);

@@ -18,6 +18,7 @@
 #include <rados/librados.h>
 #include <rbd/librbd.h>
 
+#include "store/ceph_conn.h"
 #include "store/latstat.h"
 
 #define RS_NAME_MAX	128	/* snapshot names we make or recognise */
@@ -172,14 +173,6 @@ struct rs_meta {
 	unsigned int dropped;
 };
 
-/* One cluster connection per process, shared by the jobs that name it. */
-struct rbdsnap_conn {
-	struct rbdsnap_conn *next;
-	char *key;
-	rados_t cluster;
-	int refs;
-};
-
 struct rbdsnap_options {
 	void *pad;	/* fio stores td here; off1 must not be 0 */
 	char *cluster_name;
@@ -206,8 +199,8 @@ struct rbdsnap_options {
 
 /* rbdsnap_conn.c */
 int rbdsnap_check_opts(struct rbdsnap_options *o);
-struct rbdsnap_conn *rbdsnap_conn_get(struct rbdsnap_options *o);
-void rbdsnap_conn_put(struct rbdsnap_conn *c);
+/* the shared client of the job's cluster (store/ceph_conn.h); NULL: one line said why */
+struct ceph_conn *rbdsnap_conn_get(struct rbdsnap_options *o);
 
 /* rbdsnap_sched.c */
 void rs_make_runid(char *buf, size_t len);

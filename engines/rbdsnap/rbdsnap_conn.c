@@ -1,9 +1,8 @@
 /*
  * rbdsnap_conn.c - the rbdsnap engine's checks of options that need one
- * another, and its cluster connections: one per process and cluster/client
- * name, shared by the jobs (refcount + mutex), with bounded monitor timeouts
- * so that a dead monitor, a wrong key or a missing pool fail instead of
- * hanging. No fio header: messages go to
+ * another, its cluster client (the process's shared one, from
+ * store/ceph_conn.c: registry, timeout policy and error line are there) and
+ * the OSDs' slow-op records. No fio header: messages go to
  * stderr, one line each.
  */
 #include <ctype.h>
@@ -14,9 +13,6 @@
 #include <time.h>
 
 #include "rbdsnap.h"
-
-static pthread_mutex_t rbdsnap_conn_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct rbdsnap_conn *rbdsnap_conns;
 
 /*
  * What fio's parser cannot check (it checked each value's range, the
@@ -66,99 +62,21 @@ int rbdsnap_check_opts(struct rbdsnap_options *o)
 	return 0;
 }
 
-static int rbdsnap_conn_new(struct rbdsnap_options *o, struct rbdsnap_conn *c)
+/* The job's cluster client: the process's shared one (store/ceph_conn.h). */
+struct ceph_conn *rbdsnap_conn_get(struct rbdsnap_options *o)
 {
-	char tmo[32], *client = NULL;
-	const char *who;
-	int r;
+	const struct ceph_conn_id id = {
+		.who = "rbdsnap", .cluster = o->cluster_name, .client = o->client_name,
+		.timeout_s = o->connect_timeout / 1000000,
+	};
+	struct ceph_conn *c;
+	char err[512];
 
-	if (o->cluster_name) {
-		/* rados_create2 wants a full type.id name */
-		if (o->client_name && !strchr(o->client_name, '.') &&
-		    asprintf(&client, "client.%s", o->client_name) < 0)
-			return -ENOMEM;
-		r = rados_create2(&c->cluster, o->cluster_name,
-				  client ? client : o->client_name, 0);
-		free(client);
-	} else
-		r = rados_create(&c->cluster, o->client_name);
-	who = o->client_name ? o->client_name : "admin";
-	if (r < 0) {
-		fprintf(stderr, "rbdsnap: rados_create(%s) failed: %s\n", who, strerror(-r));
-		return r;
-	}
-	r = rados_conf_read_file(c->cluster, NULL);
-	if (r < 0) {
-		fprintf(stderr, "rbdsnap: rados_conf_read_file(%s) failed: %s\n",
-			getenv("CEPH_CONF") ? getenv("CEPH_CONF") : "default path", strerror(-r));
-		goto out;
-	}
-	rados_conf_parse_env(c->cluster, NULL);	/* CEPH_ARGS */
-	/* a dead monitor, a wrong key or a missing pool must fail, not hang */
-	snprintf(tmo, sizeof(tmo), "%llu", o->connect_timeout / 1000000);
-	rados_conf_set(c->cluster, "client_mount_timeout", tmo);
-	rados_conf_set(c->cluster, "rados_mon_op_timeout", tmo);
-	r = rados_connect(c->cluster);
-	if (r < 0) {
-		fprintf(stderr, "rbdsnap: rados_connect(client.%s) failed: %s (connect_timeout=%ss)\n",
-			who, strerror(-r), tmo);
-		goto out;
-	}
-	return 0;
-out:
-	rados_shutdown(c->cluster);
-	c->cluster = NULL;
-	return r;
-}
-
-struct rbdsnap_conn *rbdsnap_conn_get(struct rbdsnap_options *o)
-{
-	struct rbdsnap_conn *c;
-	char *key;
-
-	if (asprintf(&key, "%s\n%s", o->cluster_name ? o->cluster_name : "",
-		     o->client_name ? o->client_name : "") < 0)
+	if (ceph_conn_get(CEPH_CONN_RADOS, &id, &c, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
 		return NULL;
-	pthread_mutex_lock(&rbdsnap_conn_lock);
-	for (c = rbdsnap_conns; c; c = c->next)
-		if (!strcmp(c->key, key))
-			break;
-	if (c) {
-		c->refs++;
-		free(key);
-	} else if ((c = calloc(1, sizeof(*c)))) {
-		c->key = key;
-		if (rbdsnap_conn_new(o, c)) {
-			free(c->key);
-			free(c);
-			c = NULL;
-		} else {
-			c->refs = 1;
-			c->next = rbdsnap_conns;
-			rbdsnap_conns = c;
-		}
-	} else
-		free(key);
-	pthread_mutex_unlock(&rbdsnap_conn_lock);
-	return c;
-}
-
-void rbdsnap_conn_put(struct rbdsnap_conn *c)
-{
-	struct rbdsnap_conn **pp;
-
-	pthread_mutex_lock(&rbdsnap_conn_lock);
-	if (--c->refs == 0) {
-		for (pp = &rbdsnap_conns; *pp; pp = &(*pp)->next)
-			if (*pp == c) {
-				*pp = c->next;
-				break;
-			}
-		rados_shutdown(c->cluster);
-		free(c->key);
-		free(c);
 	}
-	pthread_mutex_unlock(&rbdsnap_conn_lock);
+	return c;
 }
 
 /* ---------------------------------------------------------------- OSD slow ops

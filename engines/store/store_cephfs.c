@@ -2,14 +2,16 @@
  * store_cephfs.c - the cephfs backend: libcephfs, the userspace CephFS
  * client, so no kernel mount and no FUSE are in the path.
  *
- * One mount (ceph_mount_info) per (ceph.conf, client, root) in a process,
- * shared by every struct store that asks for the same: a database server's
+ * One mount of "/" per (ceph.conf, client) in a process, from the shared
+ * Ceph clients (ceph_conn.h: its registry, timeouts and error line), shared
+ * by every struct store that asks for the same: a database server's
  * processes share one kernel mount, so one client session, one set of caps.
  * Separate clients in one process would fight over the caps of the files
  * they share (pgpage's checkpointer and job thread stalled that way).
- * libcephfs calls are thread-safe. After mounting "/", cfg.root is created
- * if missing (mkdir -p) and made the mount's working directory, so the
- * layer's relative paths resolve inside it.
+ * libcephfs calls are thread-safe. Per root (cfg.root, created if missing
+ * with mkdir -p) a struct cephfs_data holds the root's lock; the layer's
+ * relative paths are joined to the root (the mount's working directory is
+ * shared, so it is left alone).
  *
  * O_DIRECT is honoured: libcephfs then bypasses its object cacher and a
  * write returns after the OSDs committed it. libcephfs has no
@@ -23,6 +25,7 @@
 #endif
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,96 +34,74 @@
 #include <unistd.h>
 #include <cephfs/libcephfs.h>
 
+#include "ceph_conn.h"
 #include "store.h"
-
-/* Seconds until an unreachable monitor or MDS fails the mount. */
-#define CEPHFS_CONNECT_TIMEOUT	"30"
 
 struct store_file {
 	int fd;
 };
 
 struct cephfs_data {
+	struct ceph_conn *conn;		/* the shared mount of "/" */
 	struct ceph_mount_info *cm;
-	int mounted;
+	char *root;			/* absolute, no trailing '/' ("" for "/") */
 	int lockfd;			/* STORE_LOCK_NAME in the root, flocked; -1: none */
 	int borrowed;			/* another engine of this process holds the flock */
 	int refs;
-	char *key;			/* ceph.conf NUL client NUL root NUL */
-	size_t klen;
 	struct cephfs_data *next;
 };
 
-/* The process's mounts, by key */
+/* The process's roots, by mount and root */
 static pthread_mutex_t cephfs_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct cephfs_data *cephfs_mounts;
+static struct cephfs_data *cephfs_roots;
 
 #define CM(s)	(((struct cephfs_data *)(s)->priv)->cm)
 
-/* Paths are relative to the root (the working directory): no leading '/'. */
-static const char *cephfs_rel(const char *path)
+/*
+ * A path of the layer (relative to the root) as an absolute one in buf;
+ * NULL when it does not fit (the caller returns -ENAMETOOLONG).
+ */
+static const char *cephfs_abs(const struct cephfs_data *cd, const char *path,
+			      char *buf, size_t len)
 {
-	while (*path == '/')
+	int n;
+
+	while (path && *path == '/')
 		path++;
-	return *path ? path : ".";
+	if (!path || !*path || !strcmp(path, "."))
+		n = snprintf(buf, len, "%s", cd->root[0] ? cd->root : "/");
+	else
+		n = snprintf(buf, len, "%s/%s", cd->root, path);
+	return n >= 0 && (size_t)n < len ? buf : NULL;
 }
 
-static const char *cephfs_conf_name(const struct store_config *cfg)
+#define CD(s)	((struct cephfs_data *)(s)->priv)
+/* declare char P[PATH_MAX] holding path under s's root, or return -ENAMETOOLONG */
+#define ABS(s, P, path)	char P##buf[PATH_MAX]; \
+	const char *P = cephfs_abs(CD(s), (path), P##buf, sizeof(P##buf)); \
+	if (!P) \
+		return -ENAMETOOLONG
+
+/* The root as an absolute path without a trailing '/' ("" for "/"). */
+static char *cephfs_root_key(const char *root)
 {
-	if (cfg->ceph_conf)
-		return cfg->ceph_conf;
-	return getenv("CEPH_CONF") ? getenv("CEPH_CONF") : "default search";
-}
+	size_t n;
+	char *k;
 
-static int cephfs_configure(struct store *s, struct ceph_mount_info *cm,
-			    char *err, size_t errlen)
-{
-	const struct store_config *cfg = &s->cfg;
-	int ret;
-
-	ret = ceph_conf_read_file(cm, cfg->ceph_conf);
-	if (ret) {
-		snprintf(err, errlen, "cephfs: ceph_conf_read_file(%s) failed: %s",
-			 cephfs_conf_name(cfg), strerror(-ret));
-		return ret;
+	while (*root == '/')
+		root++;
+	n = strlen(root);
+	while (n && root[n - 1] == '/')
+		n--;
+	if (!n)
+		return strdup("");
+	k = malloc(n + 2);
+	if (k) {
+		k[0] = '/';
+		memcpy(k + 1, root, n);
+		k[n + 1] = '\0';
 	}
-	/* bounded connect; set before CEPH_ARGS so the environment can override */
-	ret = ceph_conf_set(cm, "client_mount_timeout", CEPHFS_CONNECT_TIMEOUT);
-	if (!ret)
-		ret = ceph_conf_set(cm, "rados_mon_op_timeout", CEPHFS_CONNECT_TIMEOUT);
-	if (ret) {
-		snprintf(err, errlen, "cephfs: ceph_conf_set(timeouts) failed: %s",
-			 strerror(-ret));
-		return ret;
-	}
-	ret = ceph_conf_parse_env(cm, NULL);
-	if (ret) {
-		snprintf(err, errlen, "cephfs: ceph_conf_parse_env(CEPH_ARGS) failed: %s",
-			 strerror(-ret));
-		return ret;
-	}
-	return 0;
-}
-
-static int cephfs_enter_root(struct ceph_mount_info *cm, const char *root,
-			     char *err, size_t errlen)
-{
-	int ret;
-
-	/* ceph_mkdirs() succeeds when the directory already exists */
-	ret = ceph_mkdirs(cm, root, 0755);
-	if (ret && ret != -EEXIST) {
-		snprintf(err, errlen, "cephfs: ceph_mkdirs(%s) failed: %s",
-			 root, strerror(-ret));
-		return ret;
-	}
-	ret = ceph_chdir(cm, root);
-	if (ret) {
-		snprintf(err, errlen, "cephfs: ceph_chdir(%s) failed: %s",
-			 root, strerror(-ret));
-		return ret;
-	}
-	return 0;
+	return k;
 }
 
 /* The lock's owner id for ceph_flock: one per mount, as the lock is. */
@@ -131,21 +112,19 @@ static uint64_t cephfs_owner(const struct cephfs_data *cd)
 
 static void cephfs_release(struct cephfs_data *cd)
 {
+	char lk[PATH_MAX];
+
 	if (cd->lockfd >= 0) {
 		/* removed while still held: the next run finds no stale file */
-		if (!cd->borrowed) {
-			ceph_unlink(cd->cm, STORE_LOCK_NAME);
+		if (!cd->borrowed && cephfs_abs(cd, STORE_LOCK_NAME, lk, sizeof(lk))) {
+			ceph_unlink(cd->cm, lk);
 			ceph_flock(cd->cm, cd->lockfd, LOCK_UN, cephfs_owner(cd));
 		}
 		ceph_close(cd->cm, cd->lockfd);
 		cd->lockfd = -1;
 	}
-	if (cd->cm) {
-		if (cd->mounted)
-			ceph_unmount(cd->cm);
-		ceph_release(cd->cm);
-	}
-	free(cd->key);
+	ceph_conn_put(cd->conn);
+	free(cd->root);
 	free(cd);
 }
 
@@ -158,7 +137,7 @@ static void cephfs_exit(struct store *s)
 	s->priv = NULL;
 	pthread_mutex_lock(&cephfs_lock);
 	if (--cd->refs == 0) {
-		for (pp = &cephfs_mounts; *pp; pp = &(*pp)->next) {
+		for (pp = &cephfs_roots; *pp; pp = &(*pp)->next) {
 			if (*pp == cd) {
 				*pp = cd->next;
 				break;
@@ -256,11 +235,13 @@ static int cephfs_lock_fd(struct cephfs_data *cd, int fd, const char *root,
 static int cephfs_take_lock(struct cephfs_data *cd, const char *root, char *err, size_t errlen)
 {
 	struct ceph_statx a, b;
-	char self[256];
+	char self[256], lk[PATH_MAX];
 	int fd, ret;
 
+	if (!cephfs_abs(cd, STORE_LOCK_NAME, lk, sizeof(lk)))
+		return -ENAMETOOLONG;
 	for (;;) {
-		fd = ceph_open(cd->cm, STORE_LOCK_NAME, O_RDWR | O_CREAT, 0644);
+		fd = ceph_open(cd->cm, lk, O_RDWR | O_CREAT, 0644);
 		if (fd < 0) {
 			snprintf(err, errlen, "cephfs: ceph_open(%s/%s) failed: %s", root,
 				 STORE_LOCK_NAME, strerror(-fd));
@@ -273,7 +254,7 @@ static int cephfs_take_lock(struct cephfs_data *cd, const char *root, char *err,
 		}
 		/* still the file of that name? (its last holder may have removed it) */
 		if (!ceph_fstatx(cd->cm, fd, &a, CEPH_STATX_INO, 0) &&
-		    !ceph_statx(cd->cm, STORE_LOCK_NAME, &b, CEPH_STATX_INO, 0) &&
+		    !ceph_statx(cd->cm, lk, &b, CEPH_STATX_INO, 0) &&
 		    a.stx_ino == b.stx_ino)
 			break;
 		ceph_close(cd->cm, fd);
@@ -295,83 +276,70 @@ static int cephfs_take_lock(struct cephfs_data *cd, const char *root, char *err,
 	return ret < 0 ? ret : 0;
 }
 
-static int cephfs_mount_new(struct store *s, struct cephfs_data *cd,
-			    char *err, size_t errlen)
+/* A new root on the shared mount: made if missing, then locked. */
+static int cephfs_root_new(struct cephfs_data *cd, const char *root, char *err,
+			   size_t errlen)
 {
-	const struct store_config *cfg = &s->cfg;
-	const char *id = cfg->clientname ? cfg->clientname : "admin";
 	int ret;
 
-	ret = ceph_create(&cd->cm, id);
-	if (ret) {
-		cd->cm = NULL;
-		snprintf(err, errlen, "cephfs: ceph_create(client.%s) failed: %s",
-			 id, strerror(-ret));
-		return ret;
-	}
-	ret = cephfs_configure(s, cd->cm, err, errlen);
-	if (ret)
-		return ret;
-	ret = ceph_mount(cd->cm, "/");
-	if (ret) {
-		snprintf(err, errlen, "cephfs: ceph_mount(/) as client.%s failed: %s "
-			 "(ceph.conf: %s)", id, strerror(-ret), cephfs_conf_name(cfg));
-		return ret;
-	}
-	cd->mounted = 1;
-	ret = cephfs_enter_root(cd->cm, cfg->root ? cfg->root : "/", err, errlen);
-	if (!ret)
-		ret = cephfs_take_lock(cd, cfg->root ? cfg->root : "/", err, errlen);
-	return ret;
+	/* ceph_mkdirs() succeeds when the directory already exists */
+	ret = cd->root[0] ? ceph_mkdirs(cd->cm, cd->root, 0755) : 0;
+	if (ret && ret != -EEXIST)
+		return ceph_conn_fail(cd->conn, "cephfs", "ceph_mkdirs", cd->root, ret,
+				      err, errlen);
+	return cephfs_take_lock(cd, root, err, errlen);
 }
 
 static int cephfs_init(struct store *s, char *err, size_t errlen)
 {
 	const struct store_config *cfg = &s->cfg;
-	const char *conf = cephfs_conf_name(cfg);
-	const char *id = cfg->clientname ? cfg->clientname : "admin";
+	const struct ceph_conn_id id = {
+		.who = "cephfs", .conf = cfg->ceph_conf, .client = cfg->clientname,
+	};
 	const char *root = cfg->root ? cfg->root : "/";
-	size_t klen = strlen(conf) + strlen(id) + strlen(root) + 3;
 	struct cephfs_data *cd;
+	struct ceph_conn *conn;
 	char *key;
-	int ret = 0;
+	int ret;
 
-	key = malloc(klen);
+	ret = ceph_conn_get(CEPH_CONN_CEPHFS, &id, &conn, err, errlen);
+	if (ret)
+		return ret;
+	key = cephfs_root_key(root);
 	if (!key) {
+		ceph_conn_put(conn);
 		snprintf(err, errlen, "cephfs: out of memory");
 		return -ENOMEM;
 	}
-	memset(key, 0, klen);
-	strcpy(key, conf);
-	strcpy(key + strlen(conf) + 1, id);
-	strcpy(key + strlen(conf) + strlen(id) + 2, root);
-
 	pthread_mutex_lock(&cephfs_lock);
-	for (cd = cephfs_mounts; cd; cd = cd->next)
-		if (cd->klen == klen && !memcmp(cd->key, key, klen))
+	for (cd = cephfs_roots; cd; cd = cd->next)
+		if (cd->conn == conn && !strcmp(cd->root, key))
 			break;
 	if (cd) {
 		free(key);
+		ceph_conn_put(conn);	/* the root holds one already */
 		cd->refs++;
 	} else {
 		cd = calloc(1, sizeof(*cd));
 		if (!cd) {
 			free(key);
+			ceph_conn_put(conn);
 			snprintf(err, errlen, "cephfs: out of memory");
 			ret = -ENOMEM;
 			goto out;
 		}
-		cd->key = key;
-		cd->klen = klen;
+		cd->conn = conn;
+		cd->cm = ceph_conn_cephfs(conn);
+		cd->root = key;
 		cd->lockfd = -1;
-		ret = cephfs_mount_new(s, cd, err, errlen);
+		ret = cephfs_root_new(cd, root, err, errlen);
 		if (ret) {
 			cephfs_release(cd);
 			goto out;
 		}
 		cd->refs = 1;
-		cd->next = cephfs_mounts;
-		cephfs_mounts = cd;
+		cd->next = cephfs_roots;
+		cephfs_roots = cd;
 	}
 	s->priv = cd;
 out:
@@ -384,6 +352,7 @@ static int cephfs_open(struct store *s, const char *path, int flags, mode_t mode
 {
 	struct store_file *f;
 	int fd;
+	ABS(s, p, path);
 
 	(void)size_hint;
 	f = malloc(sizeof(*f));
@@ -391,7 +360,7 @@ static int cephfs_open(struct store *s, const char *path, int flags, mode_t mode
 		return -ENOMEM;
 	if (s->cfg.direct)
 		flags |= O_DIRECT;
-	fd = ceph_open(CM(s), cephfs_rel(path), flags, mode);
+	fd = ceph_open(CM(s), p, flags, mode);
 	if (fd < 0) {
 		free(f);
 		return fd;
@@ -433,31 +402,40 @@ static int cephfs_fsync(struct store *s, struct store_file *f, int datasync)
 
 static int cephfs_unlink(struct store *s, const char *path)
 {
-	return ceph_unlink(CM(s), cephfs_rel(path));
+	ABS(s, p, path);
+
+	return ceph_unlink(CM(s), p);
 }
 
 static int cephfs_mkdir(struct store *s, const char *path, mode_t mode)
 {
-	return ceph_mkdir(CM(s), cephfs_rel(path), mode);
+	ABS(s, p, path);
+
+	return ceph_mkdir(CM(s), p, mode);
 }
 
 static int cephfs_rmdir(struct store *s, const char *path)
 {
-	return ceph_rmdir(CM(s), cephfs_rel(path));
+	ABS(s, p, path);
+
+	return ceph_rmdir(CM(s), p);
 }
 
 static int cephfs_rename(struct store *s, const char *from, const char *to)
 {
-	return ceph_rename(CM(s), cephfs_rel(from), cephfs_rel(to));
+	ABS(s, a, from);
+	ABS(s, b, to);
+
+	return ceph_rename(CM(s), a, b);
 }
 
 /* As a database does after create/rename: fsync an open directory. */
 static int cephfs_dirsync(struct store *s, const char *path)
 {
 	int fd, ret;
+	ABS(s, p, path);
 
-	fd = ceph_open(CM(s), path ? cephfs_rel(path) : ".",
-		       O_RDONLY | O_DIRECTORY, 0);
+	fd = ceph_open(CM(s), p, O_RDONLY | O_DIRECTORY, 0);
 	if (fd < 0)
 		return fd;
 	ret = ceph_fsync(CM(s), fd, 0);

@@ -23,6 +23,7 @@
 #include <rados/librados.h>
 #include <rbd/librbd.h>
 
+#include "ceph_conn.h"
 #include "store.h"
 
 #if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -73,6 +74,7 @@ struct rbds_slot {
 /* One open image and its table, shared by the threads of a process. */
 struct rbds_image {
 	struct rbds_image *next;
+	struct ceph_conn *conn;	/* the shared client it is open on */
 	char *pool;
 	char *name;
 	int refs;
@@ -107,7 +109,7 @@ struct store_file {
 };
 
 /*
- * The process's cluster connection and the image cfg names, connected,
+ * The image cfg names, on the shared client of cfg's cluster (ceph_conn.h),
  * opened (created when cfg->rbd_size allows) and its table loaded on first
  * use; both refcounted. On failure -errno and a one-line reason in err.
  */

@@ -5,9 +5,10 @@
  * entry; extent allocation, the free list and the high-water mark. The
  * layout is in store_rbd.h, the store_ops in store_rbd.c.
  *
- * librados and librbd handles are shared by the threads of a process: one
- * cluster connection, one open image (and its table) per pool/image, both
- * refcounted, as fio's rbd engine shares its cluster handle. The table is
+ * librados and librbd handles are shared by the threads of a process: the
+ * cluster client comes from ceph_conn.c (one per cluster and client, with
+ * its timeout policy), one open image (and its table) per client and
+ * pool/image, both refcounted, as fio's rbd engine shares its cluster handle. The table is
  * read once, at open, and extents come from a bump pointer in memory: one
  * process per image, which an advisory exclusive lock (rbd lock ls) makes
  * sure of. Its cookie names the holder (store_holder_self); a holder of this
@@ -36,100 +37,11 @@
 
 #include "store_rbd.h"
 
-#define RBD_TIMEOUT		"30"	/* s: mon, osd and mount timeouts */
-
-/* The process-wide cluster connection and open images. */
+/* The process's open images (each on its shared client, ceph_conn.h). */
 static struct {
 	pthread_mutex_t lock;
-	rados_t cluster;
-	int refs;
-	char id[128];
-	char conf[512];
 	struct rbds_image *images;
 } rbds_proc = { .lock = PTHREAD_MUTEX_INITIALIZER };
-
-static const char *conf_name(const char *conf)
-{
-	if (conf)
-		return conf;
-	return getenv("CEPH_CONF") ? getenv("CEPH_CONF") : "default search";
-}
-
-static int rbds_cluster_connect(const struct store_config *cfg, const char *id,
-			       char *err, size_t errlen)
-{
-	static const char *const timeouts[] = {
-		"client_mount_timeout", "rados_mon_op_timeout", "rados_osd_op_timeout",
-	};
-	const char *call = "rados_create";
-	rados_t c;
-	size_t i;
-	int ret;
-
-	ret = rados_create(&c, id);
-	if (ret)
-		goto fail;
-	call = "rados_conf_read_file";
-	ret = rados_conf_read_file(c, cfg->ceph_conf);
-	/* bounded connect: an unreachable cluster fails instead of hanging */
-	for (i = 0; !ret && i < sizeof(timeouts) / sizeof(timeouts[0]); i++) {
-		call = "rados_conf_set";
-		ret = rados_conf_set(c, timeouts[i], RBD_TIMEOUT);
-	}
-	if (!ret) {
-		call = "rados_conf_parse_env";
-		ret = rados_conf_parse_env(c, NULL);
-	}
-	if (!ret) {
-		call = "rados_connect";
-		ret = rados_connect(c);
-	}
-	if (ret) {
-		rados_shutdown(c);
-		goto fail;
-	}
-	rbds_proc.cluster = c;
-	return 0;
-fail:
-	snprintf(err, errlen, "rbd: %s as client.%s failed: %s (ceph.conf: %s)",
-		 call, id, strerror(-ret), conf_name(cfg->ceph_conf));
-	return ret;
-}
-
-/* Called with rbds_proc.lock held. */
-static int rbds_cluster_get(const struct store_config *cfg, char *err, size_t errlen)
-{
-	const char *id = cfg->clientname ? cfg->clientname : "admin";
-	const char *conf = cfg->ceph_conf ? cfg->ceph_conf : "";
-	int ret;
-
-	if (rbds_proc.refs) {
-		if (strcmp(id, rbds_proc.id) || strcmp(conf, rbds_proc.conf)) {
-			snprintf(err, errlen, "rbd: this process is connected as client.%s "
-				 "(ceph.conf: %s): one cluster connection per process",
-				 rbds_proc.id, conf_name(*rbds_proc.conf ? rbds_proc.conf : NULL));
-			return -EINVAL;
-		}
-		rbds_proc.refs++;
-		return 0;
-	}
-	ret = rbds_cluster_connect(cfg, id, err, errlen);
-	if (ret)
-		return ret;
-	snprintf(rbds_proc.id, sizeof(rbds_proc.id), "%s", id);
-	snprintf(rbds_proc.conf, sizeof(rbds_proc.conf), "%s", conf);
-	rbds_proc.refs = 1;
-	return 0;
-}
-
-/* Called with rbds_proc.lock held. */
-static void rbds_cluster_put(void)
-{
-	if (rbds_proc.refs && !--rbds_proc.refs) {
-		rados_shutdown(rbds_proc.cluster);
-		rbds_proc.cluster = NULL;
-	}
-}
 
 /* Write table bytes [off, off + len) from memory; TAB_FLUSH makes them durable. */
 static int tab_write(struct rbds_image *im, uint64_t off, size_t len, int flags)
@@ -215,17 +127,14 @@ static int tab_load(struct rbds_image *im, int created, char *err, size_t errlen
 static int rbds_image_connect(struct rbds_image *im, const struct store_config *cfg,
 			     int *created, char *err, size_t errlen)
 {
+	char what[256];
 	int order = 0, ret;
 
-	ret = rados_ioctx_create(rbds_proc.cluster, im->pool, &im->io);
+	ret = rados_ioctx_create(ceph_conn_rados(im->conn), im->pool, &im->io);
 	if (ret) {
 		im->io = NULL;
-		if (ret == -ENOENT)
-			snprintf(err, errlen, "rbd: pool '%s' does not exist", im->pool);
-		else
-			snprintf(err, errlen, "rbd: rados_ioctx_create(%s) failed: %s",
-				 im->pool, strerror(-ret));
-		return ret;
+		return ceph_conn_fail(im->conn, "rbd", "rados_ioctx_create", im->pool, ret,
+				      err, errlen);
 	}
 	ret = rbd_open(im->io, im->name, &im->img, NULL);
 	if (ret == -ENOENT && cfg->rbd_size) {
@@ -241,12 +150,11 @@ static int rbds_image_connect(struct rbds_image *im, const struct store_config *
 	}
 	if (ret) {
 		im->img = NULL;
-		if (ret == -ENOENT)
-			snprintf(err, errlen, "rbd: image '%s/%s' does not exist "
-				 "(set rbd_size to create it)", im->pool, im->name);
-		else
-			snprintf(err, errlen, "rbd: rbd_open(%s/%s) failed: %s",
-				 im->pool, im->name, strerror(-ret));
+		snprintf(what, sizeof(what), "%s/%s", im->pool, im->name);
+		ceph_conn_fail(im->conn, "rbd", "rbd_open", what, ret, err, errlen);
+		if (ret == -ENOENT)	/* and what to do about it */
+			snprintf(err + strlen(err), errlen - strlen(err),
+				 ": set rbd_size to create it");
 		return ret;
 	}
 	ret = rbds_image_lock(im, err, errlen);
@@ -270,6 +178,7 @@ static void rbds_image_free(struct rbds_image *im)
 	if (im->io)
 		rados_ioctx_destroy(im->io);
 	pthread_mutex_destroy(&im->lock);
+	ceph_conn_put(im->conn);
 	free(im->slot);
 	free(im->tab);
 	free(im->pool);
@@ -277,25 +186,30 @@ static void rbds_image_free(struct rbds_image *im)
 	free(im);
 }
 
-/* Called with rbds_proc.lock held. */
-static int rbds_image_get(const struct store_config *cfg, struct rbds_image **imp,
-			 char *err, size_t errlen)
+/* Called with rbds_proc.lock held; takes over the reference to conn. */
+static int rbds_image_get(const struct store_config *cfg, struct ceph_conn *conn,
+			 struct rbds_image **imp, char *err, size_t errlen)
 {
 	const char *pool = cfg->pool ? cfg->pool : "rbd";
 	struct rbds_image *im;
 	int created = 0, ret = -ENOMEM;
 
 	for (im = rbds_proc.images; im; im = im->next) {
-		if (!strcmp(im->pool, pool) && !strcmp(im->name, cfg->rbdname)) {
+		if (im->conn == conn && !strcmp(im->pool, pool) &&
+		    !strcmp(im->name, cfg->rbdname)) {
 			im->refs++;
+			ceph_conn_put(conn);	/* the image holds one already */
 			*imp = im;
 			return 0;
 		}
 	}
 	im = calloc(1, sizeof(*im));
-	if (!im)
+	if (!im) {
+		ceph_conn_put(conn);
 		goto nomem;
+	}
 	pthread_mutex_init(&im->lock, NULL);
+	im->conn = conn;
 	im->pool = strdup(pool);
 	im->name = strdup(cfg->rbdname);
 	im->tab = malloc(RBD_TAB_BYTES);
@@ -341,15 +255,17 @@ static void rbds_image_put(struct rbds_image *im)
 int rbds_image_attach(const struct store_config *cfg, struct rbds_image **imp,
 		      char *err, size_t errlen)
 {
+	const struct ceph_conn_id id = {
+		.who = "rbd", .conf = cfg->ceph_conf, .client = cfg->clientname,
+	};
+	struct ceph_conn *conn;
 	int ret;
 
+	ret = ceph_conn_get(CEPH_CONN_RADOS, &id, &conn, err, errlen);
+	if (ret)
+		return ret;
 	pthread_mutex_lock(&rbds_proc.lock);
-	ret = rbds_cluster_get(cfg, err, errlen);
-	if (!ret) {
-		ret = rbds_image_get(cfg, imp, err, errlen);
-		if (ret)
-			rbds_cluster_put();
-	}
+	ret = rbds_image_get(cfg, conn, imp, err, errlen);
 	pthread_mutex_unlock(&rbds_proc.lock);
 	return ret;
 }
@@ -358,7 +274,6 @@ void rbds_image_detach(struct rbds_image *im)
 {
 	pthread_mutex_lock(&rbds_proc.lock);
 	rbds_image_put(im);
-	rbds_cluster_put();
 	pthread_mutex_unlock(&rbds_proc.lock);
 }
 

@@ -1,0 +1,349 @@
+/*
+ * ceph_conn.c - the process's Ceph clients (see ceph_conn.h): one registry,
+ * one timeout policy, one error line. Built when configure found librbd or
+ * libcephfs; each kind of client only when its library is there.
+ *
+ * A client is connected under the registry's lock, so a second thread
+ * asking for the same client waits for the first connect (bounded by the
+ * policy) instead of opening a second session.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#ifndef _FILE_OFFSET_BITS
+#define _FILE_OFFSET_BITS 64	/* libcephfs.h insists on it */
+#endif
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#ifdef CONFIG_RBD
+#include <rados/librados.h>
+#endif
+#ifdef CONFIG_LIBCEPHFS
+#include <cephfs/libcephfs.h>
+#endif
+
+#include "ceph_conn.h"
+
+/*
+ * The timeout policy: every client gets these, after its ceph.conf and
+ * before CEPH_ARGS (which may override them). NULL: the connect bound
+ * (CEPH_CONN_TIMEOUT_S, or the caller's timeout_s).
+ */
+static const struct ceph_setting {
+	const char *name;
+	const char *value;
+} ceph_policy[] = {
+	/* an unreachable monitor (a mount: or MDS) fails the connect */
+	{ "client_mount_timeout",	NULL },
+	/* monitor commands (pool lookups, rbdsnap's health polls) fail too */
+	{ "rados_mon_op_timeout",	NULL },
+	/*
+	 * OSD ops wait for the OSD, as a kernel client does: librbd's
+	 * write-around cache acknowledges a write when it is sent, and reports
+	 * its failure only to a flush that is waiting for other writes, so a
+	 * timed-out write was lost without an error (t-rel-osd-long).
+	 */
+	{ "rados_osd_op_timeout",	"0" },
+};
+
+struct ceph_conn {
+	struct ceph_conn *next;
+	int refs;
+	enum ceph_conn_kind kind;
+	unsigned int timeout_s;
+	char cluster[64];
+	char client[128];	/* the id, without "client." */
+	char conf[512];		/* "" when Ceph searches its default paths */
+	char mon[256];		/* mon_host, as read from the configuration */
+	void *rados;
+	struct ceph_mount_info *cm;
+};
+
+/*
+ * The registry. Every engine .so has its own copy of this file: the first
+ * one loaded publishes its registry in the environment, the others adopt it
+ * (same layout: magic, version and size must match; else each keeps its
+ * own). The constructor runs under the dynamic loader's lock, so two copies
+ * never publish at once; the pid makes a child's inherited value void.
+ */
+#define REG_ENV		"DBFIO_CEPH_CONN"
+#define REG_MAGIC	0x64626663u
+#define REG_VERSION	1
+
+struct ceph_reg {
+	unsigned int magic, version, size;
+	pthread_mutex_t lock;
+	struct ceph_conn *conns;
+};
+
+static struct ceph_reg reg_own = {
+	.magic = REG_MAGIC, .version = REG_VERSION,
+	.size = sizeof(struct ceph_reg) + sizeof(struct ceph_conn),
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+};
+static struct ceph_reg *reg = &reg_own;
+
+__attribute__((constructor)) static void ceph_reg_adopt(void)
+{
+	const char *v = getenv(REG_ENV);
+	struct ceph_reg *r;
+	char buf[64];
+	void *p;
+	long pid;
+
+	if (v && sscanf(v, "%ld:%p", &pid, &p) == 2 && pid == (long)getpid()) {
+		r = p;
+		if (r->magic == REG_MAGIC && r->version == REG_VERSION &&
+		    r->size == reg_own.size)
+			reg = r;
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%ld:%p", (long)getpid(), (void *)&reg_own);
+	setenv(REG_ENV, buf, 1);
+}
+
+int ceph_conn_fail(const struct ceph_conn *c, const char *who, const char *call,
+		   const char *arg, int ret, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s: %s(%s) failed: %s (client.%s, cluster %s at %s, conf %s)",
+		 who, call, arg, strerror(-ret), c->client, c->cluster,
+		 c->mon[0] ? c->mon : "mon_host unset", c->conf[0] ? c->conf : "default search");
+	return ret;
+}
+
+static const char *conf_path(const struct ceph_conn *c)
+{
+	return c->conf[0] ? c->conf : NULL;
+}
+
+/* The policy, through the library's conf setter; the failed name in *what. */
+static int ceph_apply_policy(const struct ceph_conn *c, void *h,
+			     int (*set)(void *, const char *, const char *),
+			     const char **what)
+{
+	char tmo[16];
+	size_t i;
+	int ret;
+
+	snprintf(tmo, sizeof(tmo), "%u", c->timeout_s);
+	for (i = 0; i < sizeof(ceph_policy) / sizeof(ceph_policy[0]); i++) {
+		*what = ceph_policy[i].name;
+		ret = set(h, ceph_policy[i].name,
+			  ceph_policy[i].value ? ceph_policy[i].value : tmo);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+#ifdef CONFIG_RBD
+static int rados_set(void *h, const char *k, const char *v)
+{
+	return rados_conf_set(h, k, v);
+}
+
+static int ceph_connect_rados(struct ceph_conn *c, const char *who, char *err,
+			      size_t errlen)
+{
+	char name[160], arg[160];
+	const char *call = "rados_create2", *what = arg;
+	rados_t h;
+	int ret;
+
+	snprintf(name, sizeof(name), "client.%s", c->client);
+	snprintf(arg, sizeof(arg), "%s", name);
+	ret = rados_create2(&h, c->cluster, name, 0);
+	if (ret)
+		return ceph_conn_fail(c, who, call, arg, ret, err, errlen);
+	call = "rados_conf_read_file";
+	ret = rados_conf_read_file(h, conf_path(c));
+	if (!ret) {
+		rados_conf_get(h, "mon_host", c->mon, sizeof(c->mon));
+		call = "rados_conf_set";
+		ret = ceph_apply_policy(c, h, rados_set, &what);
+	}
+	if (!ret) {
+		call = "rados_conf_parse_env";
+		what = "CEPH_ARGS";
+		ret = rados_conf_parse_env(h, NULL);
+	}
+	if (!ret) {
+		call = "rados_connect";
+		what = arg;
+		ret = rados_connect(h);
+	}
+	if (ret) {
+		rados_shutdown(h);
+		if (!strcmp(call, "rados_conf_read_file"))
+			what = c->conf[0] ? c->conf : "default search";
+		return ceph_conn_fail(c, who, call, what, ret, err, errlen);
+	}
+	c->rados = h;
+	return 0;
+}
+#endif
+
+#ifdef CONFIG_LIBCEPHFS
+static int cephfs_set(void *h, const char *k, const char *v)
+{
+	return ceph_conf_set(h, k, v);
+}
+
+static int ceph_connect_cephfs(struct ceph_conn *c, const char *who, char *err,
+			       size_t errlen)
+{
+	const char *call = "ceph_create", *what;
+	struct ceph_mount_info *cm;
+	char arg[160];
+	int ret;
+
+	snprintf(arg, sizeof(arg), "client.%s", c->client);
+	what = arg;
+	ret = ceph_create(&cm, c->client);
+	if (ret)
+		return ceph_conn_fail(c, who, call, arg, ret, err, errlen);
+	call = "ceph_conf_read_file";
+	ret = ceph_conf_read_file(cm, conf_path(c));
+	if (!ret) {
+		ceph_conf_get(cm, "mon_host", c->mon, sizeof(c->mon));
+		call = "ceph_conf_set";
+		ret = ceph_apply_policy(c, cm, cephfs_set, &what);
+	}
+	if (!ret) {
+		call = "ceph_conf_parse_env";
+		what = "CEPH_ARGS";
+		ret = ceph_conf_parse_env(cm, NULL);
+	}
+	if (!ret) {
+		call = "ceph_mount";
+		what = arg;
+		ret = ceph_mount(cm, "/");
+	}
+	if (ret) {
+		ceph_release(cm);
+		if (!strcmp(call, "ceph_conf_read_file"))
+			what = c->conf[0] ? c->conf : "default search";
+		return ceph_conn_fail(c, who, call, what, ret, err, errlen);
+	}
+	c->cm = cm;
+	return 0;
+}
+#endif
+
+/* The registry's entry for id (its fields filled in c). Lock held. */
+static struct ceph_conn *ceph_conn_find(const struct ceph_conn *c)
+{
+	struct ceph_conn *o;
+
+	for (o = reg->conns; o; o = o->next)
+		if (o->kind == c->kind && o->timeout_s == c->timeout_s &&
+		    !strcmp(o->cluster, c->cluster) && !strcmp(o->client, c->client) &&
+		    !strcmp(o->conf, c->conf))
+			return o;
+	return NULL;
+}
+
+static void ceph_conn_key(struct ceph_conn *c, enum ceph_conn_kind kind,
+			  const struct ceph_conn_id *id)
+{
+	const char *client = id->client && *id->client ? id->client : "admin";
+	const char *conf = id->conf ? id->conf : getenv("CEPH_CONF");
+
+	if (!strncmp(client, "client.", 7))
+		client += 7;
+	c->kind = kind;
+	c->timeout_s = id->timeout_s ? id->timeout_s : CEPH_CONN_TIMEOUT_S;
+	snprintf(c->cluster, sizeof(c->cluster), "%s",
+		 id->cluster && *id->cluster ? id->cluster : "ceph");
+	snprintf(c->client, sizeof(c->client), "%s", client);
+	snprintf(c->conf, sizeof(c->conf), "%s", conf ? conf : "");
+}
+
+int ceph_conn_get(enum ceph_conn_kind kind, const struct ceph_conn_id *id,
+		  struct ceph_conn **cp, char *err, size_t errlen)
+{
+	struct ceph_conn *c, *o;
+	int ret = -EOPNOTSUPP, tried = 0;
+
+	*cp = NULL;
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		snprintf(err, errlen, "%s: out of memory", id->who);
+		return -ENOMEM;
+	}
+	ceph_conn_key(c, kind, id);
+	pthread_mutex_lock(&reg->lock);
+	o = ceph_conn_find(c);
+	if (o) {
+		o->refs++;
+		free(c);
+		*cp = o;
+		pthread_mutex_unlock(&reg->lock);
+		return 0;
+	}
+#ifdef CONFIG_RBD
+	if (kind == CEPH_CONN_RADOS && ++tried)
+		ret = ceph_connect_rados(c, id->who, err, errlen);
+#endif
+#ifdef CONFIG_LIBCEPHFS
+	if (kind == CEPH_CONN_CEPHFS && ++tried)
+		ret = ceph_connect_cephfs(c, id->who, err, errlen);
+#endif
+	if (!tried)	/* this kind's library was not built */
+		ceph_conn_fail(c, id->who, "connect", "not built", ret, err, errlen);
+	if (!ret) {
+		c->refs = 1;
+		c->next = reg->conns;
+		reg->conns = c;
+		*cp = c;
+	}
+	pthread_mutex_unlock(&reg->lock);
+	if (ret)
+		free(c);
+	return ret;
+}
+
+void ceph_conn_put(struct ceph_conn *c)
+{
+	struct ceph_conn **pp;
+
+	if (!c)
+		return;
+	pthread_mutex_lock(&reg->lock);
+	if (--c->refs > 0) {
+		pthread_mutex_unlock(&reg->lock);
+		return;
+	}
+	for (pp = &reg->conns; *pp; pp = &(*pp)->next) {
+		if (*pp == c) {
+			*pp = c->next;
+			break;
+		}
+	}
+#ifdef CONFIG_RBD
+	if (c->rados)
+		rados_shutdown(c->rados);
+#endif
+#ifdef CONFIG_LIBCEPHFS
+	if (c->cm) {
+		ceph_unmount(c->cm);
+		ceph_release(c->cm);
+	}
+#endif
+	pthread_mutex_unlock(&reg->lock);
+	free(c);
+}
+
+void *ceph_conn_rados(const struct ceph_conn *c)
+{
+	return c->rados;
+}
+
+struct ceph_mount_info *ceph_conn_cephfs(const struct ceph_conn *c)
+{
+	return c->cm;
+}
