@@ -7,7 +7,7 @@ need_own_cluster
 have_backend RBD || skip "rbd backend not built"
 wait_healthy 120
 IMG=storeio-test-rel-osd SIMG=rbdsnap-test-rel-osd
-RUNTIME=35 GRACE=45	# grace: the rbd store's rados_osd_op_timeout (30 s) + 15 s
+RUNTIME=35 GRACE=45	# grace: the outage (8 s) + restart and peering, with room for a loaded machine
 # (runtime: rbdsnap must still be writing once the OSD is back)
 at_exit '[ -z "$(daemon_pid osd 0)" ] && daemon_start osd 0'
 rbd_cleanup "$IMG" "$SIMG"
