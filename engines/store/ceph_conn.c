@@ -120,10 +120,23 @@ static const char *conf_path(const struct ceph_conn *c)
 	return c->conf[0] ? c->conf : NULL;
 }
 
+/* A client library's connect steps, with the call names for the error line. */
+enum { STEP_CREATE, STEP_READ, STEP_SET, STEP_ENV, STEP_CONNECT, NSTEPS };
+
+struct ceph_lib {
+	const char *call[NSTEPS];
+	int (*create)(const struct ceph_conn *c, void **h);
+	int (*read)(void *h, const char *path);
+	int (*get)(void *h, const char *key, char *buf, size_t len);
+	int (*set)(void *h, const char *key, const char *val);
+	int (*env)(void *h);
+	int (*connect)(void *h);
+	void (*release)(void *h);
+};
+
 /* The policy, through the library's conf setter; the failed name in *what. */
 static int ceph_apply_policy(const struct ceph_conn *c, void *h,
-			     int (*set)(void *, const char *, const char *),
-			     const char **what)
+			     const struct ceph_lib *lib, const char **what)
 {
 	char tmo[16];
 	size_t i;
@@ -132,106 +145,133 @@ static int ceph_apply_policy(const struct ceph_conn *c, void *h,
 	snprintf(tmo, sizeof(tmo), "%u", c->timeout_s);
 	for (i = 0; i < sizeof(ceph_policy) / sizeof(ceph_policy[0]); i++) {
 		*what = ceph_policy[i].name;
-		ret = set(h, ceph_policy[i].name,
-			  ceph_policy[i].value ? ceph_policy[i].value : tmo);
+		ret = lib->set(h, ceph_policy[i].name,
+			       ceph_policy[i].value ? ceph_policy[i].value : tmo);
 		if (ret)
 			return ret;
 	}
 	return 0;
 }
 
-#ifdef CONFIG_RBD
-static int rados_set(void *h, const char *k, const char *v)
+/* Create, configure (ceph.conf, the policy, CEPH_ARGS) and connect. */
+static int ceph_connect(struct ceph_conn *c, const struct ceph_lib *lib,
+			const char *who, void **hp, char *err, size_t errlen)
 {
-	return rados_conf_set(h, k, v);
-}
+	char arg[160];
+	const char *what = arg;
+	int step = STEP_CREATE, ret;
+	void *h;
 
-static int ceph_connect_rados(struct ceph_conn *c, const char *who, char *err,
-			      size_t errlen)
-{
-	char name[160], arg[160];
-	const char *call = "rados_create2", *what = arg;
-	rados_t h;
-	int ret;
-
-	snprintf(name, sizeof(name), "client.%s", c->client);
-	snprintf(arg, sizeof(arg), "%s", name);
-	ret = rados_create2(&h, c->cluster, name, 0);
+	snprintf(arg, sizeof(arg), "client.%s", c->client);
+	ret = lib->create(c, &h);
 	if (ret)
-		return ceph_conn_fail(c, who, call, arg, ret, err, errlen);
-	call = "rados_conf_read_file";
-	ret = rados_conf_read_file(h, conf_path(c));
+		return ceph_conn_fail(c, who, lib->call[step], arg, ret, err, errlen);
+	step = STEP_READ;
+	ret = lib->read(h, conf_path(c));
 	if (!ret) {
-		rados_conf_get(h, "mon_host", c->mon, sizeof(c->mon));
-		call = "rados_conf_set";
-		ret = ceph_apply_policy(c, h, rados_set, &what);
+		lib->get(h, "mon_host", c->mon, sizeof(c->mon));
+		step = STEP_SET;
+		ret = ceph_apply_policy(c, h, lib, &what);
 	}
 	if (!ret) {
-		call = "rados_conf_parse_env";
+		step = STEP_ENV;
 		what = "CEPH_ARGS";
-		ret = rados_conf_parse_env(h, NULL);
+		ret = lib->env(h);
 	}
 	if (!ret) {
-		call = "rados_connect";
+		step = STEP_CONNECT;
 		what = arg;
-		ret = rados_connect(h);
+		ret = lib->connect(h);
 	}
 	if (ret) {
-		rados_shutdown(h);
-		if (!strcmp(call, "rados_conf_read_file"))
+		lib->release(h);
+		if (step == STEP_READ)
 			what = c->conf[0] ? c->conf : "default search";
-		return ceph_conn_fail(c, who, call, what, ret, err, errlen);
+		return ceph_conn_fail(c, who, lib->call[step], what, ret, err, errlen);
 	}
-	c->rados = h;
+	*hp = h;
 	return 0;
 }
+
+#ifdef CONFIG_RBD
+static int rados_new(const struct ceph_conn *c, void **h)
+{
+	char name[160];
+
+	snprintf(name, sizeof(name), "client.%s", c->client);
+	return rados_create2(h, c->cluster, name, 0);
+}
+
+static int rados_env(void *h)
+{
+	return rados_conf_parse_env(h, NULL);
+}
+
+static const struct ceph_lib ceph_rados = {
+	.call		= { "rados_create2", "rados_conf_read_file", "rados_conf_set",
+			    "rados_conf_parse_env", "rados_connect" },
+	.create		= rados_new,
+	.read		= rados_conf_read_file,
+	.get		= rados_conf_get,
+	.set		= rados_conf_set,
+	.env		= rados_env,
+	.connect	= rados_connect,
+	.release	= rados_shutdown,
+};
 #endif
 
 #ifdef CONFIG_LIBCEPHFS
-static int cephfs_set(void *h, const char *k, const char *v)
+/* libcephfs takes a struct ceph_mount_info *, not a void *: thin wrappers */
+static int fs_new(const struct ceph_conn *c, void **h)
 {
-	return ceph_conf_set(h, k, v);
-}
-
-static int ceph_connect_cephfs(struct ceph_conn *c, const char *who, char *err,
-			       size_t errlen)
-{
-	const char *call = "ceph_create", *what;
 	struct ceph_mount_info *cm;
-	char arg[160];
-	int ret;
+	int ret = ceph_create(&cm, c->client);
 
-	snprintf(arg, sizeof(arg), "client.%s", c->client);
-	what = arg;
-	ret = ceph_create(&cm, c->client);
-	if (ret)
-		return ceph_conn_fail(c, who, call, arg, ret, err, errlen);
-	call = "ceph_conf_read_file";
-	ret = ceph_conf_read_file(cm, conf_path(c));
-	if (!ret) {
-		ceph_conf_get(cm, "mon_host", c->mon, sizeof(c->mon));
-		call = "ceph_conf_set";
-		ret = ceph_apply_policy(c, cm, cephfs_set, &what);
-	}
-	if (!ret) {
-		call = "ceph_conf_parse_env";
-		what = "CEPH_ARGS";
-		ret = ceph_conf_parse_env(cm, NULL);
-	}
-	if (!ret) {
-		call = "ceph_mount";
-		what = arg;
-		ret = ceph_mount(cm, "/");
-	}
-	if (ret) {
-		ceph_release(cm);
-		if (!strcmp(call, "ceph_conf_read_file"))
-			what = c->conf[0] ? c->conf : "default search";
-		return ceph_conn_fail(c, who, call, what, ret, err, errlen);
-	}
-	c->cm = cm;
-	return 0;
+	*h = ret ? NULL : cm;
+	return ret;
 }
+
+static int fs_read(void *h, const char *path)
+{
+	return ceph_conf_read_file(h, path);
+}
+
+static int fs_get(void *h, const char *key, char *buf, size_t len)
+{
+	return ceph_conf_get(h, key, buf, len);
+}
+
+static int fs_set(void *h, const char *key, const char *val)
+{
+	return ceph_conf_set(h, key, val);
+}
+
+static int fs_env(void *h)
+{
+	return ceph_conf_parse_env(h, NULL);
+}
+
+static int fs_mount(void *h)
+{
+	return ceph_mount(h, "/");
+}
+
+static void fs_release(void *h)
+{
+	ceph_release(h);
+}
+
+static const struct ceph_lib ceph_fs = {
+	.call		= { "ceph_create", "ceph_conf_read_file", "ceph_conf_set",
+			    "ceph_conf_parse_env", "ceph_mount" },
+	.create		= fs_new,
+	.read		= fs_read,
+	.get		= fs_get,
+	.set		= fs_set,
+	.env		= fs_env,
+	.connect	= fs_mount,
+	.release	= fs_release,
+};
 #endif
 
 /* The registry's entry for id (its fields filled in c). Lock held. */
@@ -287,11 +327,15 @@ int ceph_conn_get(enum ceph_conn_kind kind, const struct ceph_conn_id *id,
 	}
 #ifdef CONFIG_RBD
 	if (kind == CEPH_CONN_RADOS && ++tried)
-		ret = ceph_connect_rados(c, id->who, err, errlen);
+		ret = ceph_connect(c, &ceph_rados, id->who, &c->rados, err, errlen);
 #endif
 #ifdef CONFIG_LIBCEPHFS
-	if (kind == CEPH_CONN_CEPHFS && ++tried)
-		ret = ceph_connect_cephfs(c, id->who, err, errlen);
+	if (kind == CEPH_CONN_CEPHFS && ++tried) {
+		void *h = NULL;
+
+		ret = ceph_connect(c, &ceph_fs, id->who, &h, err, errlen);
+		c->cm = h;
+	}
 #endif
 	if (!tried)	/* this kind's library was not built */
 		ceph_conn_fail(c, id->who, "connect", "not built", ret, err, errlen);
