@@ -65,7 +65,7 @@ together() {
 	max=$(sort -n "$TMP/$name.sessions" | tail -n 1)
 	ones=$(grep -cx 1 "$TMP/$name.sessions")
 	[ "$max" = 1 ] && [ "$ones" -ge 3 ] ||
-		fail "$name: the monitor counted $(sort -n "$TMP/$name.sessions" | uniq -c | awk '{printf "%s%d x %d", NR > 1 ? ", " : "", $1, $2}') session(s) of client.$ID, want at most 1, and 1 in >= 3 samples"
+		fail "$name: the monitor counted $(sort -n "$TMP/$name.sessions" | uniq -c | awk '{printf "%s%d with %d", (NR > 1 ? ", " : ""), $1, $2}') (samples with sessions) of client.$ID, want at most 1 session, and 1 in >= 3 samples"
 	ok "$name: $(json "$TMP/$name.json" "len(d['jobs'])") jobs, one monitor session of client.$ID ($ones of $(wc -l <"$TMP/$name.sessions") samples; the rest 0: before or after)"
 }
 sec() {	# sec NAME ENGINE OPTION...: a job section of client.$ID
