@@ -41,9 +41,8 @@ at_exit "ceph auth del client.$ID >/dev/null 2>&1"
 { cat "$CEPH_CONF"; printf '[client.%s]\nkeyring = %s\n' "$ID" "$TMP/$ID.keyring"; } >"$TMP/id.conf"
 rbd create -p rbd --size 64M "$SIMG" || fail "rbd create $SIMG"
 sessions() {	# sessions: how many sessions of client.$ID the monitor has
-	timeout 20 ceph tell 'mon.*' sessions -f json 2>/dev/null | python3 -c '
-import json, sys
-print(sum(1 for s in json.load(sys.stdin) if s.get("entity_name") == sys.argv[1]))' "client.$ID"
+	timeout 20 ceph tell 'mon.*' sessions -f json 2>/dev/null |
+		py json - "sum(1 for s in d if s.get('entity_name') == a[0])" "client.$ID" 2>/dev/null
 }
 # together NAME JOBFILE: run it, asking the monitor every half second while
 # it runs; its jobs overlap for most of their 12 s, so separate clients
