@@ -10,6 +10,7 @@
  *	SKIP(fmt, ...)		report, return T_EXIT_SKIP from this function
  *	CHECK(cond, fmt, ...)	report and count a failure, go on (any thread)
  *	t_status()		T_EXIT_FAIL if a CHECK failed, else T_EXIT_PASS
+ *	t_finish(name)		t_status(), said in one line: main's last word
  *
  * A function that uses FAIL or EXPECT returns int: 0 when it went well.
  */
@@ -77,6 +78,18 @@ t_report(const char *verdict, const char *file, int line, const char *fmt, ...)
 static inline int t_status(void)
 {
 	return __atomic_load_n(&t_failures, __ATOMIC_SEQ_CST) ? T_EXIT_FAIL : T_EXIT_PASS;
+}
+
+static inline int t_finish(const char *name)
+{
+	int ret = t_status();
+
+	if (ret == T_EXIT_PASS)
+		printf("%s: all checks passed\n", name);
+	else
+		printf("%s: %d check(s) failed\n", name,
+		       __atomic_load_n(&t_failures, __ATOMIC_SEQ_CST));
+	return ret;
 }
 
 #endif /* DBFIO_TEST_CHECK_H */

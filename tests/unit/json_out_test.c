@@ -286,10 +286,5 @@ int main(void)
 	test_values();
 	test_misuse();
 	test_python();
-	if (t_status() != T_EXIT_PASS) {
-		printf("json_out_test: %d checks failed\n", t_failures);
-		return T_EXIT_FAIL;
-	}
-	printf("json_out_test: all checks passed\n");
-	return T_EXIT_PASS;
+	return t_finish("json_out_test");
 }

@@ -653,10 +653,5 @@ int main(int argc, char **argv)
 	test_json();
 	test_clock();
 
-	if (t_status() != T_EXIT_PASS) {
-		printf("latstat_test: %d check(s) failed\n", t_failures);
-		return T_EXIT_FAIL;
-	}
-	printf("latstat_test: all checks passed\n");
-	return T_EXIT_PASS;
+	return t_finish("latstat_test");
 }
