@@ -550,12 +550,7 @@ static int rl_put_run(struct rl_log *l, uint64_t no, uint64_t u, uint64_t n,
 	if (l->linked) {
 		struct store_req *r = &l->reqs[(*nreq)++];
 
-		memset(r, 0, sizeof(*r));
-		r->op = SOP_WRITE;
-		r->file = f;
-		r->buf = src;
-		r->len = len;
-		r->off = off;
+		store_req_prep(r, SOP_WRITE, f, src, len, off, 0);
 		r->priv = (void *)(uintptr_t)no;	/* names the file in an error */
 		return 0;
 	}

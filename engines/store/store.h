@@ -34,6 +34,7 @@
 
 #include <stdint.h>
 #include <stddef.h>
+#include <string.h>
 #include <sys/types.h>
 #include <sys/uio.h>
 #include "latstat.h"
@@ -307,6 +308,19 @@ int store_fallocate(struct store *s, struct store_file *f, uint64_t off, uint64_
  * timeout, in ns, < 0 = forever) and returns how many it put into out.
  */
 int store_submit(struct store *s, struct store_req *r);
+
+/* a request's public part filled, the private part cleared (as io_uring_prep_*) */
+static inline void store_req_prep(struct store_req *r, enum store_op op, struct store_file *f,
+				  void *buf, size_t len, uint64_t off, unsigned int flags)
+{
+	memset(r, 0, sizeof(*r));
+	r->op = op;
+	r->file = f;
+	r->buf = buf;
+	r->len = len;
+	r->off = off;
+	r->flags = flags;
+}
 int store_reap(struct store *s, unsigned int min, unsigned int max,
 	       struct store_req **out, int64_t timeout_ns);
 

@@ -60,13 +60,7 @@ struct test {
 static void req_init(struct store_req *r, enum store_op op, struct store_file *f,
 		     void *buf, uint64_t off, unsigned int flags)
 {
-	memset(r, 0, sizeof(*r));
-	r->op = op;
-	r->file = f;
-	r->buf = buf;
-	r->len = buf ? BS : 0;
-	r->off = off;
-	r->flags = flags;
+	store_req_prep(r, op, f, buf, buf ? BS : 0, off, flags);
 }
 
 /*

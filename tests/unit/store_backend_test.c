@@ -373,13 +373,7 @@ static int async_run(struct store *s, struct store_req *rq, int n)
 static void req_set(struct store_req *r, enum store_op op, struct store_file *f,
 		    char *buf, uint64_t off, unsigned int flags)
 {
-	memset(r, 0, sizeof(*r));
-	r->op = op;
-	r->file = f;
-	r->buf = buf;
-	r->len = buf ? ABLK : 0;
-	r->off = off;
-	r->flags = flags;
+	store_req_prep(r, op, f, buf, buf ? ABLK : 0, off, flags);
 }
 
 static int test_async_busy(struct store *s, struct store_file *f, char *buf)
