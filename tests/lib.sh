@@ -30,6 +30,15 @@ skip() {
 EXIT_HOOKS=() RBD_CLEAN=() CEPHFS_CLEAN=()
 at_exit() { EXIT_HOOKS+=("$1"); }
 rbd_cleanup() { RBD_CLEAN+=("$@"); }
+# rbd_image NAME SIZE [ARGS]: a fresh image rbd/NAME (one left by a killed run
+# removed first), removed at exit
+rbd_image() {
+	rbd rm -p rbd "$1" >/dev/null 2>&1
+	rbd create -p rbd --size "$2" "${@:3}" "$1" || fail "rbd create $1"
+	rbd_cleanup "$1"
+}
+# rbd_nocache_conf: $TMP/ceph.conf = $CEPH_CONF with librbd's cache off
+rbd_nocache_conf() { printf '%s\n[client]\nrbd_cache = false\n' "$(cat "$CEPH_CONF")" >"$TMP/ceph.conf"; }
 cephfs_cleanup() { CEPHFS_CLEAN+=("$@"); }
 lib_exit() {
 	local i

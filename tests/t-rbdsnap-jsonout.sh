@@ -6,9 +6,7 @@ need_cluster
 have_backend RBD || skip "configure found no librbd"
 command -v gcc >/dev/null || fail_or_skip "no gcc to build the shim"
 IMG=rbdsnap-test-jsonout
-rbd rm -p rbd "$IMG" >/dev/null 2>&1
-rbd create -p rbd --size 64M "$IMG" || fail "rbd create $IMG"
-rbd_cleanup "$IMG"
+rbd_image "$IMG" 64M
 # The shim fails the process's first rbd_flush and first rbd_snap_list with EIO
 # and every rados_conf_set of rbd_cache with EINVAL; it shares no code with the engine.
 cat >"$TMP/failrbd.c" <<'C'

@@ -5,11 +5,9 @@
 need_cluster
 have_backend RBD || skip "configure found no librbd"
 IMG=rbdsnap-test-phases
-rbd rm -p rbd "$IMG" >/dev/null 2>&1
-rbd create -p rbd --size 256M "$IMG" || fail "rbd create $IMG"
-rbd_cleanup "$IMG"
+rbd_image "$IMG" 256M
 # cache off: the writes in flight wait for the create (~0.6 s here)
-printf '%s\n[client]\nrbd_cache = false\n' "$(cat "$CEPH_CONF")" >"$TMP/ceph.conf"
+rbd_nocache_conf
 # runtime 6 is shorter than the schedule (2 + 4 creates 1 s apart + 1 + removes + 1): snap_after
 # must extend it. While a create runs, librbd holds the job thread inside rbd_aio_write: only the
 # first write issued after the create began is stalled, so four creates are made, and rate_iops

@@ -5,13 +5,11 @@
 need_cluster
 have_backend RBD || skip "configure found no librbd"
 IMG=rbdsnap-test-schedule
-rbd rm -p rbd "$IMG" >/dev/null 2>&1
-rbd create -p rbd --size 256M "$IMG" || fail "rbd create $IMG"
-rbd_cleanup "$IMG"
+rbd_image "$IMG" 256M
 # planted by the "operator": a foreign name and one that only shares the prefix
 rbd snap create "rbd/$IMG@foreign-keep" >/dev/null 2>&1 || fail "rbd snap create foreign-keep"
 rbd snap create "rbd/$IMG@dbfio-manual" >/dev/null 2>&1 || fail "rbd snap create dbfio-manual"
-printf '%s\n[client]\nrbd_cache = false\n' "$(cat "$CEPH_CONF")" >"$TMP/ceph.conf"
+rbd_nocache_conf
 
 # a sampler: the most snapshots of this run seen live at once. snap_keep=2 means at most 2
 # live: the oldest is removed before the next is created (creating first showed 3 for as long

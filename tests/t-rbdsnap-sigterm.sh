@@ -5,9 +5,7 @@
 need_cluster
 have_backend RBD || skip "configure found no librbd"
 IMG=rbdsnap-test-sigterm
-rbd rm -p rbd "$IMG" >/dev/null 2>&1
-rbd create -p rbd --size 256M "$IMG" || fail "rbd create $IMG"
-rbd_cleanup "$IMG"
+rbd_image "$IMG" 256M
 rbd snap create "rbd/$IMG@foreign-keep" >/dev/null 2>&1 || fail "rbd snap create foreign-keep"
 
 own() { rbd snap ls "rbd/$IMG" 2>/dev/null | grep -cE ' dbfio-[0-9a-f]{8}-[0-9]+ '; }

@@ -19,10 +19,8 @@ ok "garbage, a foreign JSON and a missing file: exit 2 ($(cat "$TMP/err"))"
 need_cluster
 have_backend RBD || skip "configure found no librbd"
 IMG=rbdsnap-test-snapregress
-rbd rm -p rbd "$IMG" >/dev/null 2>&1
-rbd create -p rbd --size 256M "$IMG" || fail "rbd create $IMG"
-rbd_cleanup "$IMG"
-printf '%s\n[client]\nrbd_cache = false\n' "$(cat "$CEPH_CONF")" >"$TMP/ceph.conf"
+rbd_image "$IMG" 256M
+rbd_nocache_conf
 # one snapshot held 4 s, then removed: baseline, snap1, after
 CEPH_CONF=$TMP/ceph.conf run_fio run --name=run --ioengine="external:$B/rbdsnap.so" --clientname=admin \
 	--pool=rbd --rbdname="$IMG" --invalidate=0 --rw=randwrite --bs=4k --iodepth=16 --time_based \

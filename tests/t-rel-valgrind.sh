@@ -45,9 +45,7 @@ vg metastorm metastorm --directory="$D" --flavor=mariadb --number_ios=30 --table
 if have_backend RBD; then
 	need_cluster
 	IMG=rbdsnap-test-rel-vg
-	rbd rm -p rbd $IMG >/dev/null 2>&1
-	rbd create -p rbd --size 64M $IMG || fail "rbd create"
-	rbd_cleanup $IMG
+	rbd_image $IMG 64M
 	vg rbdsnap rbdsnap --clientname=admin --pool=rbd --rbdname=$IMG --invalidate=0 --rw=randwrite \
 		--bs=4k --iodepth=4 --number_ios=200 --snap_every=100 --snap_json="$TMP/rs.snap.json"
 fi

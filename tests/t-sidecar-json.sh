@@ -46,9 +46,7 @@ ok "txn: lat_json"
 need_cluster
 have_backend RBD || skip "configure found no librbd"
 IMG=rbdsnap-test-sidecar-json
-rbd rm -p rbd "$IMG" >/dev/null 2>&1
-rbd create -p rbd --size 64M "$IMG" || fail "rbd create $IMG"
-rbd_cleanup "$IMG"
+rbd_image "$IMG" 64M
 PREFIX=$'s"\\\xc3\xa9\xff-'
 run_fio rbdsnap --name="$NAME" --ioengine="external:$B/rbdsnap.so" --clientname=admin --pool=rbd \
 	--rbdname="$IMG" --invalidate=0 --rw=randwrite --bs=4k --iodepth=4 --size=64M --time_based \
