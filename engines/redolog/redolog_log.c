@@ -153,7 +153,8 @@ static int rl_write_meta(struct rl_log *l)
 	if (l->c.g.redo8030)
 		n += snprintf(text + n, sizeof(text) - n, "last_file=%llu\n",
 			      (unsigned long long)l->seg_hi);
-	ret = store_open(l->s, name, O_RDWR | O_CREAT | O_TRUNC, 0644, 4096, &f);
+	/* a few hundred bytes of text: buffered also under direct=1 (O_DIRECT needs aligned I/O) */
+	ret = store_open(l->s, name, O_RDWR | O_CREAT | O_TRUNC | STORE_O_BUFFERED, 0644, 4096, &f);
 	if (ret)
 		return rl_fail(l, ret, "open", name);
 	ret = store_pwrite(l->s, f, text, n, 0);
@@ -182,7 +183,7 @@ static int rl_redo_dir(struct rl_log *l, char *dir, size_t len)
 	if (ret != -EEXIST)
 		return ret ? rl_fail(l, ret, "mkdir", dir) : 0;
 	rl_meta_name(l->c.g.flavor, l->c.g.prefix, name, sizeof(name));
-	if (!store_open(l->s, name, O_RDONLY, 0, 0, &f)) {
+	if (!store_open(l->s, name, O_RDONLY | STORE_O_BUFFERED, 0, 0, &f)) {
 		n = store_pread(l->s, f, text, sizeof(text) - 1, 0);
 		store_close(l->s, f);
 		text[n > 0 ? n : 0] = '\0';

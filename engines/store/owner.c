@@ -62,12 +62,7 @@ static void free_list(char **v, unsigned int n)
  */
 static int m_open(struct store *s, const char *name, int flags, struct store_file **fp)
 {
-	int direct = s->cfg.direct, ret;
-
-	s->cfg.direct = 0;
-	ret = s->ops->open(s, name, flags, 0644, 4096, fp);
-	s->cfg.direct = direct;
-	return ret;
+	return s->ops->open(s, name, flags | STORE_O_BUFFERED, 0644, 4096, fp);
 }
 
 /* 1 when name exists in the store, 0 when not, or -errno. */

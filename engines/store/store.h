@@ -32,6 +32,7 @@
 #ifndef DBFIO_STORE_H
 #define DBFIO_STORE_H
 
+#include <fcntl.h>
 #include <stdint.h>
 #include <stddef.h>
 #include <string.h>
@@ -264,7 +265,12 @@ const char *store_location(const struct store *s, char *buf, size_t len);
 /*
  * size_hint: how large the file will grow (the rbd backend reserves that
  * extent; others ignore it). 0 = backend default.
+ * STORE_O_BUFFERED in flags: never O_DIRECT, whatever cfg.direct says — a
+ * small file of text (a log's meta, the ownership marker) whose buffers and
+ * lengths are not aligned. It borrows O_NOCTTY, which no regular file needs;
+ * backends clear it before the open.
  */
+#define STORE_O_BUFFERED	O_NOCTTY
 int store_open(struct store *s, const char *path, int flags, mode_t mode,
 	       uint64_t size_hint, struct store_file **fp);
 int store_close(struct store *s, struct store_file *f);

@@ -358,8 +358,9 @@ static int cephfs_open(struct store *s, const char *path, int flags, mode_t mode
 	f = malloc(sizeof(*f));
 	if (!f)
 		return -ENOMEM;
-	if (s->cfg.direct)
+	if (s->cfg.direct && !(flags & STORE_O_BUFFERED))
 		flags |= O_DIRECT;
+	flags &= ~STORE_O_BUFFERED;
 	fd = ceph_open(CM(s), p, flags, mode);
 	if (fd < 0) {
 		free(f);

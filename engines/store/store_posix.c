@@ -259,8 +259,9 @@ int posix_open(struct store *s, const char *path, int flags, mode_t mode,
 	int fd;
 
 	(void)size_hint;
-	if (s->cfg.direct)
+	if (s->cfg.direct && !(flags & STORE_O_BUFFERED))
 		flags |= O_DIRECT;
+	flags &= ~STORE_O_BUFFERED;
 	fd = openat(PB(s)->rootfd, path, flags | O_CLOEXEC, mode);
 	if (fd < 0)
 		return -errno;
