@@ -264,11 +264,33 @@ static int rl_create_files(struct rl_log *l)
 	return rl_write_meta(l);
 }
 
+static void rl_remove(struct rl_log *l);
+
+/*
+ * Set-up failed half-way (a full disk during the zero-fill, say): what this
+ * run claimed and created is no usable log. Remove those files and their
+ * claims; files the marker lists for other runs, and foreign ones, stay.
+ */
+static void rl_abandon(struct rl_log *l)
+{
+	size_t n = strlen(l->err);
+	unsigned int i;
+
+	for (i = 0; l->fh && i < l->nslots; i++)
+		if (l->fh[i]) {
+			store_close(l->s, l->fh[i]);
+			l->fh[i] = NULL;
+		}
+	rl_remove(l);
+	snprintf(l->err + n, sizeof(l->err) - n, " (the log files this run created are removed)");
+}
+
 int rl_log_open(struct rl_log *l, struct store *s, const struct rl_cfg *c,
 		const char *engine)
 {
 	uint64_t wa_units = c->wa / c->g.unit;
 	void *buf;
+	int ret;
 
 	memset(l, 0, sizeof(*l));
 	l->c = *c;
@@ -312,10 +334,13 @@ int rl_log_open(struct rl_log *l, struct store *s, const struct rl_cfg *c,
 	}
 	rl_side_write(l);
 	l->last_flush_ns = latstat_now_ns();
-	return rl_create_files(l);
+	ret = rl_create_files(l);
+	if (ret && l->own.nmine)
+		rl_abandon(l);
+	return ret;
 }
 
-/* unlink=1: remove every name this log claimed (renamed-away names are gone already). */
+/* unlink=1 (and a failed set-up): remove every name this log claimed (renamed-away names are gone already). */
 static void rl_remove(struct rl_log *l)
 {
 	char dir[96];
