@@ -98,7 +98,7 @@ ENGINES := $(foreach e,storeio redolog pgpage metastorm txn $(if $(CONFIG_RBD),r
 	$(if $(wildcard engines/$(e)/$(e).c),$(e)))
 # Per-engine extras: <engine>_EXTRA = another engine's sources it reuses,
 # <engine>_LIBS = more libraries.
-txn_EXTRA := engines/redolog/redolog_log.c engines/redolog/redolog_flush.c \
+txn_EXTRA := engines/redolog/redolog_log.c engines/redolog/redolog_flush.c engines/redolog/redolog_live.c \
 	engines/pgpage/pgpage_ckpt.c engines/dbtime/dbtime.c
 metastorm_EXTRA := engines/dbtime/dbtime.c
 rbdsnap_LIBS := -lrbd -lrados

@@ -274,6 +274,7 @@ static int fio_redolog_init(struct thread_data *td)
 		c.trace = trace;
 	}
 	c.unlink = td->o.unlink;	/* removed at close, after the last flush */
+	c.job = td->o.name;
 	rd->log_open = 1;
 	ret = rl_log_open(&rd->log, rd->store, &c, "redolog");
 	if (ret) {

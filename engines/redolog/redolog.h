@@ -28,6 +28,7 @@ struct rl_cfg {
 	const char *lsn_file;	/* local sidecar, or NULL */
 	const char *trace;	/* write trace, or NULL */
 	int unlink;		/* fio's unlink=1: remove the log files at close */
+	const char *job;	/* the job's name in messages; NULL: the engine's */
 };
 
 struct rl_stats {
@@ -69,6 +70,7 @@ struct rl_log {
 	unsigned int nreqs_max;
 	struct rl_stats st;
 	struct owner own;	/* the names this log may create (owner.h) */
+	struct rl_live *live;	/* this log in the process's list (redolog_live.c) */
 	char err[256];		/* last error: "<call>(<file>) failed: ..." */
 	int failed;		/* -errno of the first failed write/flush: log unusable */
 	char failed_why[200];
@@ -110,6 +112,14 @@ void rl_innodb_geo(struct rl_cfg *c, int flavor, unsigned long long file_size,
  */
 int rl_log_open(struct rl_log *l, struct store *s, const struct rl_cfg *c,
 		const char *engine);
+/*
+ * The logs open in this process (redolog_live.c): enter before any file is
+ * created; -EBUSY (l->err naming both jobs) when another open log has the
+ * same files. Leave at close.
+ */
+int rl_live_enter(struct rl_log *l);
+void rl_live_leave(struct rl_log *l);
+
 /* Close; with c.unlink, remove every file the log created. */
 void rl_log_close(struct rl_log *l);
 

@@ -297,6 +297,8 @@ int rl_log_open(struct rl_log *l, struct store *s, const struct rl_cfg *c,
 	l->s = s;
 	l->engine = engine;
 	l->side_fd = -1;
+	if ((ret = rl_live_enter(l)))
+		return ret;
 	if (owner_init(&l->own, s)) {
 		snprintf(l->err, sizeof(l->err), "%s", l->own.err);
 		return -EIO;
@@ -374,6 +376,7 @@ void rl_log_close(struct rl_log *l)
 		rl_remove(l);
 	l->files_ok = 0;
 	owner_exit(&l->own);
+	rl_live_leave(l);
 	if (l->side_fd >= 0)
 		close(l->side_fd);
 	if (l->trace)
