@@ -91,7 +91,8 @@ static struct fio_option options[] = {
 	FIO_ENGINE_BOOL(T, "snap_purge_stale", snap_purge_stale,
 		"Remove unprotected <prefix><runid>-<n> snapshots left by a killed run", "0"),
 	FIO_ENGINE_OPT(T, "snap_json", FIO_OPT_STR_STORE, snap_json,
-		"Write phases, snapshot events and the per-second timeline to this JSON file", NULL),
+		"Write phases, snapshot events and the per-second timeline to this JSON file (.N added when "
+		"numjobs>1)", NULL),
 	FIO_ENGINE_RANGE(T, "slow_threshold", FIO_OPT_STR_VAL_TIME, slow_threshold,
 		"An I/O taking this long or longer counts as slow (1us..1d)", "1", 1, USEC_DAY),
 	FIO_ENGINE_RANGE(T, "health_interval", FIO_OPT_STR_VAL_TIME, health_interval,
@@ -452,13 +453,17 @@ static void rbdsnap_finish(struct thread_data *td, struct rbdsnap_data *sd)
 		fprintf(stderr, "rbdsnap: %s: the 'after' phase was never reached (snap_after=%llus)\n",
 			td->o.name, o->snap_after / 1000000);
 	m.dropped = sd->sched.dropped;
+	m.created = sd->sched.created;
+	if (sd->sched.cfg.snapshots && !sd->sched.created)	/* every I/O is in baseline */
+		fprintf(stderr, "rbdsnap: %s: no snapshot was taken: the job ended after %llu I/Os "
+			"and %.1f s, before the schedule's first (snap_every=%d, snap_interval=%gs, "
+			"snap_start_delay=%gs)\n", td->o.name, (unsigned long long)sd->rep.ios,
+			(sd->rep.end_ns - sd->rep.t0_ns) / 1e9, o->snap_every, o->snap_interval / 1e6,
+			o->snap_start_delay / 1e6);
 	rs_report_print(stderr, &sd->rep, &m);
 	if (o->snap_json) {
-		/* one file per job: the first job gets the name as given */
-		if (td->thread_number > 1)
-			snprintf(path, sizeof(path), "%s.%d", o->snap_json, td->thread_number);
-		else
-			snprintf(path, sizeof(path), "%s", o->snap_json);
+		/* as every dbfio sidecar: the name as given, .N for each job of numjobs>1 */
+		fio_store_sidecar_path(td, o->snap_json, path, sizeof(path));
 		r = rs_report_json(path, &sd->rep, &m);
 		if (r)
 			fprintf(stderr, "rbdsnap: snap_json=%s: %s\n", path, strerror(-r));
@@ -479,6 +484,31 @@ static void fio_rbdsnap_cleanup(struct thread_data *td)
 	free(sd->aio_events);
 	free(sd);
 	td->io_ops_data = NULL;
+}
+
+/*
+ * snap_every=N on a job that cannot complete N I/Os (number_ios, or size /
+ * the smallest bs, times loops, without time_based) would take no snapshot.
+ */
+static int rbdsnap_check_every(struct thread_data *td, uint64_t image_size)
+{
+	struct rbdsnap_options *o = td->eo;
+	unsigned long long most, bytes, bs = td->o.min_bs[td_write(td) ? DDIR_WRITE : DDIR_READ];
+
+	if (!o->snap_every || (!td->o.number_ios && td->o.time_based))
+		return 0;
+	if (td_read(td) && td_write(td) && td->o.min_bs[DDIR_READ] < bs)
+		bs = td->o.min_bs[DDIR_READ];
+	bytes = td->o.io_size ? td->o.io_size : td->o.size && !td->o.size_percent ? td->o.size : image_size;
+	most = bs ? bytes / bs * (td->o.loops ? td->o.loops : 1) : ~0ull;
+	if (td->o.number_ios && (td->o.time_based || td->o.number_ios < most))
+		most = td->o.number_ios;
+	if (most >= (unsigned long long)o->snap_every)
+		return 0;
+	log_err("rbdsnap: snap_every=%d: the job completes at most %llu I/Os (%s): it would take no "
+		"snapshot; lower snap_every or lengthen the job\n", o->snap_every, most,
+		td->o.number_ios ? "number_ios" : "size / bs");
+	return 1;
 }
 
 /* Main thread, before the jobs start: connect, size the image, look for leftovers. */
@@ -514,6 +544,8 @@ static int fio_rbdsnap_setup(struct thread_data *td)
 		goto err;
 	}
 	sd->image_size = info.size;
+	if (rbdsnap_check_every(td, info.size))
+		goto err;
 	/* as fio's rbd engine: a pseudo file the size of the image */
 	if (!td->files_index) {
 		add_file(td, td->o.filename ? : "rbd", 0, 0);

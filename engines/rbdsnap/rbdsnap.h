@@ -171,6 +171,7 @@ struct rs_meta {
 	const struct rs_sched_cfg *cfg;
 	int stale_found, stale_removed;
 	unsigned int dropped;
+	int created;		/* snapshots this run took */
 };
 
 struct rbdsnap_options {

@@ -360,6 +360,8 @@ void rs_report_print(FILE *out, const struct rs_report *r, const struct rs_meta 
 		m->cache_policy ? " (" : "", m->cache_policy ? m->cache_policy : "",
 		m->cache_policy ? ")" : "", m->runid, fmt_ns(r->slow_ns, b[0], 16));
 	rs_print_phases(out, r);
+	if (m->cfg->snapshots && !m->created)
+		fprintf(out, "  no snapshot was taken: the job ended before the schedule's first\n");
 	for (i = 0; i < r->nev; i++) {
 		const struct rs_event *e = &r->ev[i];
 
@@ -530,6 +532,7 @@ static void rs_json_meta(struct json_out *j, const struct rs_report *r, const st
 
 static void rs_json_totals(struct json_out *j, const struct rs_report *r, const struct rs_meta *m)
 {
+	json_kint(j, "snapshots_taken", m->created);
 	json_kreal(j, "seconds", r->end_ns > r->t0_ns ? (r->end_ns - r->t0_ns) / 1e9 : 0.0, 3);
 	json_kuint(j, "ios", r->ios);
 	json_kuint(j, "slow_ios", r->slow);
