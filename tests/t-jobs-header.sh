@@ -3,10 +3,13 @@
 # Timeout: 300
 . "$(dirname "$0")/lib.sh"
 cd "$REPO" || fail "no repo"
-# Every seed 000-002 job carries a Run line (others: when they have one).
-for j in jobs/seed00[012]-*.fio; do
+# Every seed 000-002 and pgpage job carries a Run line (others: when they have one).
+for j in jobs/seed00[012]-*.fio jobs/pgpage-*.fio; do
 	grep -q '^# Run: ' "$j" || fail "$j has no '# Run:' command in its header"
 done
+# ${SWEEP_POINT_DIR} is tools/sweep's alone: under plain fio it is empty and ${SWEEP_POINT_DIR}/x is /x
+bad=$(grep -l '^[^#;]*\${SWEEP_POINT_DIR}' jobs/*.fio)
+[ -z "$bad" ] || fail "job files writing under \${SWEEP_POINT_DIR} (/ under plain fio): $bad"
 # The install step the header's default points at, into a staging directory.
 make -s install DESTDIR="$TMP/dest" >"$TMP/install.log" 2>&1 || { cat "$TMP/install.log"; fail "make install failed"; }
 inst=$(dirname "$(find "$TMP/dest" -name metastorm.so | head -1)")
@@ -21,7 +24,7 @@ for j in jobs/*.fio; do
 	# job files still naming engines as external:build/x.so (run from the repository root only)
 	# are not yet converted: listed, not run (the seed jobs must be converted)
 	if grep -q 'external:build/' "$j"; then
-		case $j in jobs/seed00[012]-*) fail "$j still names an engine by a relative path" ;; esac
+		case $j in jobs/seed00[012]-* | jobs/pgpage-*) fail "$j still names an engine by a relative path" ;; esac
 		todo+=("$(basename "$j")")
 		continue
 	fi

@@ -3,8 +3,8 @@
 # Timeout: 120
 . "$(dirname "$0")/lib.sh"
 command -v strace >/dev/null || skip "strace is not installed"
-cd "$REPO" || fail "cd $REPO"
-export RUNTIME=2
+# run where the job files' relative sidecars (checkpoint_log) may land: $TMP
+export RUNTIME=2 DBFIO_LIB=$B
 # traced NAME JOBFILE: fio under strace (the file calls, with their paths)
 traced() {
 	export DIR=$TMP/$1
@@ -19,15 +19,15 @@ traced() {
 pages() {
 	py pgpage-pages "$TMP/$1.st" "$TMP/$1.json" "$2" "$3" "$TMP/$1/" || fail "$1: strace and fio disagree"
 }
-traced oltp jobs/pgpage-oltp.fio
+traced oltp "$REPO/jobs/pgpage-oltp.fio"
 pages oltp pgdata 8192
 ok "jobs/pgpage-oltp.fio: $(json "$TMP/oltp.json" "int(d['jobs'][0]['write']['iops'])") page writes/s, page I/O and checkpoint fsyncs as strace saw them"
-traced innodb jobs/pgpage-innodb.fio
+traced innodb "$REPO/jobs/pgpage-innodb.fio"
 pages innodb ibdata 16384
 ok "jobs/pgpage-innodb.fio: 16k pages, page I/O and checkpoint fsyncs as strace saw them"
 
 [ -f "$B/redolog.so" ] || fail "build/redolog.so not built"
-traced pair jobs/pgpage-with-redolog.fio
+traced pair "$REPO/jobs/pgpage-with-redolog.fio"
 pages pair pgdata 8192
 py pgpage-wal-flushes "$TMP/pair.st" "$TMP/pair.json" "$TMP/pair/" || fail "pairing: the WAL job's flushes are not what strace saw"
 ok "pgpage + redolog flavor=postgres ran together, each one's I/O as strace saw it"
