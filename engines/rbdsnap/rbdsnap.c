@@ -454,12 +454,6 @@ static void rbdsnap_finish(struct thread_data *td, struct rbdsnap_data *sd)
 			td->o.name, o->snap_after / 1000000);
 	m.dropped = sd->sched.dropped;
 	m.created = sd->sched.created;
-	if (sd->sched.cfg.snapshots && !sd->sched.created)	/* every I/O is in baseline */
-		fprintf(stderr, "rbdsnap: %s: no snapshot was taken: the job ended after %llu I/Os "
-			"and %.1f s, before the schedule's first (snap_every=%d, snap_interval=%gs, "
-			"snap_start_delay=%gs)\n", td->o.name, (unsigned long long)sd->rep.ios,
-			(sd->rep.end_ns - sd->rep.t0_ns) / 1e9, o->snap_every, o->snap_interval / 1e6,
-			o->snap_start_delay / 1e6);
 	rs_report_print(stderr, &sd->rep, &m);
 	if (o->snap_json) {
 		/* as every dbfio sidecar: the name as given, .N for each job of numjobs>1 */

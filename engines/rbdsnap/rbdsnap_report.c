@@ -352,15 +352,22 @@ static void rs_print_phases(FILE *out, const struct rs_report *r)
 
 void rs_report_print(FILE *out, const struct rs_report *r, const struct rs_meta *m)
 {
+	const struct rs_sched_cfg *c = m->cfg;
 	char b[2][16];
 	size_t i, j;
 
+	if (c->snapshots && !m->created)	/* every I/O is in baseline */
+		fprintf(out, "rbdsnap: %s: no snapshot was taken: the job ended after %llu I/Os "
+			"and %.1f s, before the schedule's first (snap_every=%ld, snap_interval=%gs, "
+			"snap_start_delay=%gs)\n", m->job, (unsigned long long)r->ios,
+			r->end_ns > r->t0_ns ? (r->end_ns - r->t0_ns) / 1e9 : 0.0, c->every,
+			c->interval_ns / 1e9, c->start_delay_ns / 1e9);
 	fprintf(out, "rbdsnap: %s: %s/%s, librbd cache %s%s%s%s, run %s, slow >= %s\n",
 		m->job, m->pool, m->image, m->cache,
 		m->cache_policy ? " (" : "", m->cache_policy ? m->cache_policy : "",
 		m->cache_policy ? ")" : "", m->runid, fmt_ns(r->slow_ns, b[0], 16));
 	rs_print_phases(out, r);
-	if (m->cfg->snapshots && !m->created)
+	if (c->snapshots && !m->created)
 		fprintf(out, "  no snapshot was taken: the job ended before the schedule's first\n");
 	for (i = 0; i < r->nev; i++) {
 		const struct rs_event *e = &r->ev[i];
