@@ -10,7 +10,7 @@ rbd create -p rbd --size 64M "$IMG" || fail "rbd create $IMG"
 rbd_cleanup "$IMG"
 RS=(--ioengine="external:$B/rbdsnap.so" --clientname=admin --pool=rbd --rbdname="$IMG" --invalidate=0 --rw=randwrite --bs=4k)
 # the snapshots rbd itself lists on the image (the test takes none of its own)
-snaps() { rbd snap ls "rbd/$IMG" --format json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))'; }
+snaps() { rbd snap ls "rbd/$IMG" --format json | py json - "len(d)"; }
 # refused NAME WHAT ARGS...: fio fails at setup with one line naming snap_every and WHAT
 refused() {
 	local name=$1 what=$2; shift 2

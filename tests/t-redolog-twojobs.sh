@@ -26,17 +26,16 @@ refused() {
 	mkdir -p "$dir"
 	jobfile "$name" "$@"
 	run_fio "$name" "$TMP/$name.fio" && fail "$name: fio exited 0 with two jobs on one log"
-	# fio's log (the fatal line) goes into --output too, before the JSON
-	sed -n '/^{/,$p' "$TMP/$name.json" >"$TMP/$name.j" && mv "$TMP/$name.j" "$TMP/$name.json"
 	line=$(grep "is already the log of job" "$TMP/$name.err")
 	[ "$(grep -c "is already the log of job" "$TMP/$name.err")" = 1 ] || { cat "$TMP/$name.err"; fail "$name: not one refusal line"; }
 	if [[ $line == "redolog: job b: $file in "*" is already the log of job a "* ]]; then win=a lose=b
 	elif [[ $line == "redolog: job a: $file in "*" is already the log of job b "* ]]; then win=b lose=a
 	else fail "$name: the line does not name $file and both jobs: $line"; fi
-	[ "$(json "$TMP/$name.json" "[j['error'] for j in d['jobs'] if j['jobname'] == '$win'][0]")" = 0 ] || fail "$name: job $win failed too"
-	[ "$(json "$TMP/$name.json" "[j['write']['total_ios'] for j in d['jobs'] if j['jobname'] == '$win'][0]")" = 300 ] ||
+	# json-text: fio's log (the fatal line) goes into --output too, before the JSON
+	[ "$(py json-text "$TMP/$name.json" "[j['error'] for j in d['jobs'] if j['jobname'] == '$win'][0]")" = 0 ] || fail "$name: job $win failed too"
+	[ "$(py json-text "$TMP/$name.json" "[j['write']['total_ios'] for j in d['jobs'] if j['jobname'] == '$win'][0]")" = 300 ] ||
 		fail "$name: job $win did not complete its 300 commits"
-	[ "$(json "$TMP/$name.json" "[j['write']['total_ios'] for j in d['jobs'] if j['jobname'] == '$lose'][0]")" = 0 ] ||
+	[ "$(py json-text "$TMP/$name.json" "[j['write']['total_ios'] for j in d['jobs'] if j['jobname'] == '$lose'][0]")" = 0 ] ||
 		fail "$name: the refused job $lose wrote commits"
 	"$B/logverify" --dir="$dir" "$TMP/$name.$win.lsn" >"$TMP/$name.lv" 2>&1 || { cat "$TMP/$name.lv"; fail "$name: logverify of job $win"; }
 	ok "$name: $line; job $win: $(cat "$TMP/$name.lv")"
