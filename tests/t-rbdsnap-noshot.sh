@@ -5,9 +5,7 @@
 need_cluster
 have_backend RBD || skip "configure found no librbd"
 IMG=rbdsnap-test-noshot
-rbd rm -p rbd "$IMG" >/dev/null 2>&1
-rbd create -p rbd --size 64M "$IMG" || fail "rbd create $IMG"
-rbd_cleanup "$IMG"
+rbd_image "$IMG" 64M
 RS=(--ioengine="external:$B/rbdsnap.so" --clientname=admin --pool=rbd --rbdname="$IMG" --invalidate=0 --rw=randwrite --bs=4k)
 # the snapshots rbd itself lists on the image (the test takes none of its own)
 snaps() { rbd snap ls "rbd/$IMG" --format json | py json - "len(d)"; }

@@ -5,9 +5,7 @@
 need_cluster
 have_backend RBD || skip "configure found no librbd"
 IMG=rbdsnap-test-sidecar
-rbd rm -p rbd "$IMG" >/dev/null 2>&1
-rbd create -p rbd --size 64M "$IMG" || fail "rbd create $IMG"
-rbd_cleanup "$IMG"
+rbd_image "$IMG" 64M
 mkdir -p "$TMP/s"
 cat >"$TMP/side.fio" <<JOB
 [global]
