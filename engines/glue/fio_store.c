@@ -130,10 +130,28 @@ int fio_engine_check_opts(struct thread_data *td, const char *engine)
 int fio_store_setup(struct thread_data *td, const char *engine,
 		    const struct store_opts *o)
 {
-	if (fio_store_check_version(engine) || fio_engine_check_opts(td, engine))
+	if (fio_store_check_version(engine) || fio_store_check_modes(td, engine) ||
+	    fio_engine_check_opts(td, engine))
 		return 1;
 	/* librados, librbd and libcephfs do not survive fork(): run as threads */
 	td->o.use_thread = 1;
+	return 0;
+}
+
+int fio_store_check_modes(struct thread_data *td, const char *engine)
+{
+	if (!td->o.create_serialize) {
+		log_err("%s: create_serialize=0 is not supported: fio would run the engine's "
+			"setup after its init, in a forked process unless thread=1 "
+			"(librados, librbd and libcephfs do not survive fork)\n", engine);
+		return 1;
+	}
+	if (td->o.io_submit_mode == IO_MODE_OFFLOAD) {
+		log_err("%s: io_submit_mode=offload is not supported: fio's workers would run "
+			"the engine on copies of the job, each with a store and state of its own\n",
+			engine);
+		return 1;
+	}
 	return 0;
 }
 
@@ -146,6 +164,8 @@ int fio_store_connect(struct thread_data *td, const char *engine,
 	char err[512];
 	int ret;
 
+	if (fio_store_check_modes(td, engine))
+		return 1;
 	cfg.backend = o->store;
 	caps = store_backend_caps(cfg.backend);
 	/* a directory tree of its own (not this host's directory=) */

@@ -126,6 +126,17 @@ int fio_store_setup(struct thread_data *td, const char *engine,
 		    const struct store_opts *o);
 
 /*
+ * Refuse the two fio modes that run an engine's hooks outside the job's
+ * thread (fio 3.33): create_serialize=0 (setup after init, in the job's own
+ * process: forked unless thread=1, as setup never got to force it) and
+ * io_submit_mode=offload (worker threads run init/queue/cleanup on copies
+ * of the job, cleanup with td->eo already freed). Returns 0 or 1 after one
+ * log_err line. fio_store_setup() and fio_store_connect() call it; rbdsnap's
+ * setup and init do too.
+ */
+int fio_store_check_modes(struct thread_data *td, const char *engine);
+
+/*
  * Connect the store in the job's thread. root: the posix-like backends'
  * directory (NULL: "."); cephfs uses store_root. timing: also time calls
  * even without lat_table/lat_json.

@@ -394,9 +394,13 @@ static int fio_rbdsnap_init(struct thread_data *td)
 {
 	struct rbdsnap_data *sd = td->io_ops_data;
 	struct rbdsnap_options *o = td->eo;
-	struct rs_sched_cfg *c = &sd->sched.cfg;
+	struct rs_sched_cfg *c;
 	int r;
 
+	/* create_serialize=0: fio runs init before setup, sd does not exist yet */
+	if (fio_store_check_modes(td, "rbdsnap"))
+		return 1;
+	c = &sd->sched.cfg;
 	if (!sd->connected && rbdsnap_connect(td, sd))
 		return 1;
 	if (!sd->track)
@@ -515,7 +519,8 @@ static int fio_rbdsnap_setup(struct thread_data *td)
 
 	if (td->io_ops_data)
 		return 0;
-	if (fio_store_check_version("rbdsnap") || fio_engine_check_opts(td, "rbdsnap") ||
+	if (fio_store_check_version("rbdsnap") || fio_store_check_modes(td, "rbdsnap") ||
+	    fio_engine_check_opts(td, "rbdsnap") ||
 	    rbdsnap_check_opts(o))
 		return 1;
 	sd = calloc(1, sizeof(*sd));
