@@ -11,7 +11,7 @@ run() {	# run NAME ARGS...
 	strace -f -qq -e trace=fdatasync -o "$TMP/$n.strace" \
 		"$FIO" --output-format=json --output="$TMP/$n.json" --name="$n" --ioengine="external:$E" \
 		--directory="$TMP/$n" --rw=write --wal_segment_size=1m --full_page_writes=0 --numjobs=$N --group_reporting \
-		--number_ios=$PER --rtt=1ms --debug_flush_delay=50ms --txn_group_trace="$TMP/$n.groups" "$@" \
+		--number_ios=$PER --rtt=1ms --debug_flush_delay=50ms --row_locks=0 --txn_group_trace="$TMP/$n.groups" "$@" \
 		2>"$TMP/$n.err" || { cat "$TMP/$n.err"; fail "$n: fio failed"; }
 	commits=$(json "$TMP/$n.json" "d['jobs'][0]['write']['total_ios']")
 	syncs=$(grep -c fdatasync "$TMP/$n.strace")

@@ -65,6 +65,7 @@ struct txn_options {
 	unsigned int prewarm;
 	unsigned int fpw;
 	unsigned int doublewrite;
+	unsigned int row_locks;
 	unsigned long long max_wal_size;
 	char *group_trace;
 	char *waldir;
@@ -140,6 +141,9 @@ static struct fio_option options[] = {
 		"postgres: the first change of a page after a checkpoint logs the whole page", "1"),
 	FIO_ENGINE_BOOL(T, "innodb_doublewrite", doublewrite,
 		"mysql/mariadb: an evicted page goes to the doublewrite buffer first (write + sync)", "1"),
+	FIO_ENGINE_BOOL(T, "row_locks", row_locks,
+		"An UPDATE holds its row until the transaction ends (tpcb: clients queue on its "
+		"scale branch rows)", "1"),
 	{ FIO_ENGINE_OPT_(T, "waldir", FIO_OPT_STR_STORE, waldir,
 		"Directory of the log (initdb --waldir; innodb_log_group_home_dir), posix/uring/aio "
 		"(default: the job's directory; at most 511 bytes)", NULL, 0, 0, 0),
@@ -239,6 +243,7 @@ static int txn_config(struct thread_data *td, struct txn_db_cfg *c)
 		return 1;
 	c->prefill = o->prefill;
 	c->prewarm = o->prewarm;
+	c->row_locks = o->row_locks;
 	c->fpw = c->log.postgres && o->fpw;
 	c->dblwr = c->log.postgres || !o->doublewrite ? 0 : c->log.rl.g.flavor == RL_MARIADB ? 2 : 1;
 	c->ckpt.timeout_ns = o->checkpoint_timeout * 1000000000ull;
@@ -368,6 +373,11 @@ static int pages(struct txn_data *tx, const struct txn_acc *a)
 		last = row / t->rows_per_page;
 		break;
 	default:
+		if (a->lock && db->c.row_locks &&
+		    txn_lock_row(&db->locks, tx, a->table, tx->key[a->key])) {
+			snprintf(tx->io.err, sizeof(tx->io.err), "row lock: out of memory");
+			return -ENOMEM;
+		}
 		first = last = tx->key[a->key] / t->rows_per_page;
 	}
 	for (p = first; p <= last; p++) {
@@ -398,6 +408,9 @@ static int transaction(struct thread_data *td, struct txn_data *tx)
 			ret = pages(tx, &p->s[i].acc[j]);
 		tx->stmts++;
 	}
+	/* InnoDB releases its row locks at commit, before the log flush */
+	if (ret || !tx->db->c.log.postgres)
+		txn_unlock_all(&tx->db->locks, tx);
 	if (ret) {
 		log_err("txn: %s\n", tx->io.err);
 		return ret;
@@ -408,6 +421,8 @@ static int transaction(struct thread_data *td, struct txn_data *tx)
 		if (ret)
 			log_err("txn: log: %s\n", tx->db->log.err);
 	}
+	/* PostgreSQL: after the commit record is flushed */
+	txn_unlock_all(&tx->db->locks, tx);
 	return ret;
 }
 

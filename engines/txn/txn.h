@@ -35,6 +35,7 @@ enum txn_how {
 
 struct txn_acc {
 	uint8_t table, how, key, dirty;
+	uint8_t lock;			/* TA_ROW: hold the row until the transaction ends */
 };
 
 struct txn_stmt {
@@ -167,6 +168,23 @@ void txn_log_close(struct txn_log *l);
 /* Append the transaction's records and wait until the commit is as durable as configured. */
 int txn_log_commit(struct txn_log *l, uint32_t bytes, uint32_t binlog_bytes);
 
+/* ---- row locks (txn_lock.c) ---- */
+struct txn_locks {
+	pthread_mutex_t m;
+	pthread_cond_t cv;
+	struct { uint64_t row; const void *owner; } *held;
+	unsigned int n, cap;
+	int init;
+	struct { uint64_t locks, waits, wait_ns; } st;
+};
+
+int txn_locks_init(struct txn_locks *l);
+void txn_locks_free(struct txn_locks *l);
+/* Wait until no other owner holds (table, row), then hold it; -1: out of memory. */
+int txn_lock_row(struct txn_locks *l, const void *owner, unsigned int table, uint64_t row);
+/* The transaction ended: release everything owner holds. */
+void txn_unlock_all(struct txn_locks *l, const void *owner);
+
 /* ---- the database: shared by its connections ---- */
 struct txn_db_cfg {
 	char key[512];			/* store + directory + prefix */
@@ -176,6 +194,7 @@ struct txn_db_cfg {
 	uint32_t page_size;
 	uint64_t pool_bytes;
 	int prefill, prewarm, fpw, dblwr;
+	int row_locks;			/* 0: updates never wait on each other */
 	struct pg_ckpt_conf ckpt;
 	struct txn_log_cfg log;
 };
@@ -190,6 +209,7 @@ struct txn_db {
 	struct txn_pool pool;
 	struct pg_ckpt *ck;
 	struct txn_log log;
+	struct txn_locks locks;
 	atomic_ullong append_rows[TXN_MAX_TABLES];
 	uint64_t ck_stats[3];		/* checkpoints, pages written, fsyncs (after close) */
 	char store_root[4096];

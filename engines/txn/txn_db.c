@@ -140,6 +140,10 @@ static int db_open(struct txn_db *db, char *err, size_t errlen)
 	int ret;
 
 	geometry(db);
+	if (txn_locks_init(&db->locks)) {
+		snprintf(err, errlen, "row locks: out of memory");
+		return -ENOMEM;
+	}
 	ret = store_init(&db->s, &db->c.store, err, errlen);
 	if (ret)
 		return ret;
@@ -190,6 +194,7 @@ static void db_close(struct txn_db *db)
 		db->ck = NULL;
 	}
 	txn_pool_free(&db->pool);
+	txn_locks_free(&db->locks);
 	if (db->s)
 		store_exit(db->s);
 	db->s = NULL;
@@ -256,7 +261,8 @@ static void summary(struct txn_db *db, FILE *f)
 		"avg_group=%.2f max_group=%llu groups[1,2,3-4,5-8,9-16,17-32,33-64,65-128,>128]="
 		"%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu commit_delays=%llu binlog_syncs=%llu "
 		"pool_pages=%u hits=%llu misses=%llu hit_ratio=%.4f reads=%llu evict_writes=%llu dblwr_writes=%llu fpis=%llu "
-		"checkpoints=%llu wal_checkpoint_requests=%llu ckpt_written=%llu ckpt_fsyncs=%llu\n",
+		"checkpoints=%llu wal_checkpoint_requests=%llu ckpt_written=%llu ckpt_fsyncs=%llu "
+		"row_locks=%llu lock_waits=%llu lock_wait_ms=%.1f\n",
 		db->c.key, db->c.prof.name, rl_flavor_name(db->c.log.rl.g.flavor),
 		(unsigned long long)ls->commits, (unsigned long long)ls->flushes,
 		ls->flushes ? (double)ls->commits / ls->flushes : 0.0,
@@ -273,7 +279,8 @@ static void summary(struct txn_db *db, FILE *f)
 		(unsigned long long)ps->fpis,
 		(unsigned long long)db->ck_stats[0], (unsigned long long)ls->wal_ckpts,
 		(unsigned long long)db->ck_stats[1],
-		(unsigned long long)db->ck_stats[2]);
+		(unsigned long long)db->ck_stats[2], (unsigned long long)db->locks.st.locks,
+		(unsigned long long)db->locks.st.waits, db->locks.st.wait_ns / 1e6);
 }
 
 int txn_db_detach(struct txn_db *db, FILE *f)
