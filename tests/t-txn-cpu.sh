@@ -1,13 +1,14 @@
 #!/bin/bash
-# Description: txn cpu_per_stmt is burned as CPU time, not slept: the fio process's user+sys time (wait4 rusage) grows by txns x statements x cpu_per_stmt; rtt is slept (no CPU) and adds statements x rtt to fio's clat
+# Description: txn cpu_per_stmt (and client_cpu_per_stmt) is burned as each connection's own thread CPU time, not slept: the fio process's user+sys time (wait4 rusage) grows by txns x statements x CPU per statement, for each of 2 connections sharing one core (taskset); rtt is slept (no CPU) and adds statements x rtt to fio's clat
 # Timeout: 200
 . "$(dirname "$0")/lib.sh"
 E=$B/txn.so
+PIN=()
 # the oracle: the kernel's rusage of the whole fio process (wait4), not the engine's clock
-cpu() {	# cpu NAME ARGS...: prints user+sys seconds of fio
+cpu() {	# cpu NAME ARGS...: prints user+sys seconds of fio (${PIN[@]} before it)
 	local n=$1; shift
 	mkdir -p "$TMP/$n"
-	py rusage "$FIO" --output-format=json --output="$TMP/$n.json" --name="$n" \
+	py rusage "${PIN[@]}" "$FIO" --output-format=json --output="$TMP/$n.json" --name="$n" \
 		--ioengine="external:$E" --directory="$TMP/$n" --rw=write --wal_segment_size=1m \
 		--number_ios=100 "$@" 2>"$TMP/$n.err" || { cat "$TMP/$n.err"; fail "$n: fio failed"; }
 }
@@ -20,6 +21,21 @@ py check "abs($burnt - $base - 1.4) <= 0.14" || fail "cpu: burned CPU off by mor
 py check "$slept - $base < 0.2" || fail "cpu: rtt must sleep, not burn: base ${base}s, rtt=2ms ${slept}s"
 ok "cpu: base ${base}s, cpu_per_stmt=2ms ${burnt}s of CPU (+1.4 s expected), rtt=2ms ${slept}s"
 grep -q "cpu_burned_ms=1[34][0-9][0-9]" "$TMP/burn.err" || fail "cpu: engine's own count: $(grep 'txn: job' "$TMP/burn.err")"
+# The client's CPU on the same host is burned as well: 1 ms + 1 ms a statement = 1.4 s
+both=$(cpu client --cpu_per_stmt=1ms --client_cpu_per_stmt=1ms)
+py check "abs($both - $base - 1.4) <= 0.14" ||
+	fail "client_cpu_per_stmt: base ${base}s, cpu_per_stmt=1ms client_cpu_per_stmt=1ms ${both}s: not +1.4 s"
+ok "client_cpu_per_stmt=1ms + cpu_per_stmt=1ms: ${both}s of CPU (+1.4 s expected)"
+# Each connection burns its own thread's CPU time: 2 connections pinned to one
+# core use 2 x 1.4 s (a process-wide CPU clock would stop both at 1.4 s in all,
+# a wall-clock spin would share the core and burn 1.4 s in all too)
+PIN=(taskset -c 0)
+base2=$(cpu base2 --numjobs=2)
+two=$(cpu two --numjobs=2 --cpu_per_stmt=2ms)
+py check "abs($two - $base2 - 2.8) <= 0.28" ||
+	fail "2 connections on one core: base ${base2}s, cpu_per_stmt=2ms ${two}s: not +2.8 s (thread CPU time each)"
+ok "2 connections on one core: ${two}s of CPU, +2.8 s expected (each its own thread's CPU time)"
+PIN=()
 # rtt is wall time on average: a sleep's overshoot (the wake-up) comes off the next ones.
 # fio's clat: read_only (16 statements, no commit) with rtt=1ms is 16 ms more than
 # without (medians: a loaded machine's stalls of 100 ms would move the means)

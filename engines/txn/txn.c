@@ -5,7 +5,8 @@
  * transaction's latency and its IOPS the database's tps.
  *
  * Per statement a connection sleeps one client round trip (rtt), burns
- * cpu_per_stmt of its own thread's CPU time (measured with
+ * cpu_per_stmt (and a client on the same host's client_cpu_per_stmt) of its
+ * own thread's CPU time (measured with
  * CLOCK_THREAD_CPUTIME_ID, so connections compete for cores as backends do)
  * and touches its pages through the database's buffer pool (txn_pool.c): a
  * miss is a page read through the store. The last statement commits: its log
@@ -49,6 +50,7 @@ struct txn_options {
 	unsigned long long innodb_pool;
 	unsigned long long rtt;			/* usec */
 	unsigned long long cpu;			/* usec */
+	unsigned long long client_cpu;		/* usec */
 	unsigned int log_bytes;
 	unsigned int wal_sync_method;		/* enum rl_wal_method */
 	unsigned long long wal_segment_size;
@@ -100,6 +102,9 @@ static struct fio_option options[] = {
 		"Client round trip per statement, slept (e.g. 100us)", "0", 0, TEN_S),
 	FIO_ENGINE_RANGE(T, "cpu_per_stmt", FIO_OPT_STR_VAL_TIME, cpu,
 		"Server CPU per statement, burned as thread CPU time (e.g. 50us)", "0", 0, TEN_S),
+	FIO_ENGINE_RANGE(T, "client_cpu_per_stmt", FIO_OPT_STR_VAL_TIME, client_cpu,
+		"The client's CPU per statement when it runs on the database's host (pgbench, "
+		"sysbench), burned as thread CPU time (e.g. 20us)", "0", 0, TEN_S),
 	FIO_ENGINE_RANGE(T, "txn_log_bytes", FIO_OPT_INT, log_bytes,
 		"Log bytes per transaction (0: the profile's estimate)", "0", 0, 65536),
 	FIO_ENGINE_CHOICE(T, "wal_sync_method", wal_sync_method,
@@ -402,8 +407,8 @@ static int transaction(struct thread_data *td, struct txn_data *tx)
 	for (i = 0; i < p->nstmts && !ret; i++) {
 		if (o->rtt)
 			dbtime_round_trip(&tx->dt, o->rtt * 1000);
-		if (o->cpu)
-			dbtime_burn(&tx->dt, o->cpu * 1000);
+		if (o->cpu + o->client_cpu)
+			dbtime_burn(&tx->dt, (o->cpu + o->client_cpu) * 1000);
 		for (j = 0; j < p->s[i].nacc && !ret; j++)
 			ret = pages(tx, &p->s[i].acc[j]);
 		tx->stmts++;
