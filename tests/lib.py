@@ -15,6 +15,7 @@ never the engines' own code. `python3 tests/lib.py --help` lists them.
 import ast
 import glob
 import json
+import math
 import os
 import re
 import sys
@@ -706,15 +707,35 @@ def claims_fixture(path):
     #   below: b/a = 0.25 (seed 0.5, within 2x) -> reproduced
     #   t/low 10,20,5 over 400 -> 0.025 <= 0.1 -> reproduced; t/mid 200 over 400 -> 0.5, same side -> direction only
     #   no-effect: 400/200 = 2 outside 0.8-1.25 -> reversed; count: median 3 >= 1 -> reproduced
+    #   growth-reversed: 2.076/0.02 = 103.8, 110, 105 -> 105, above the linear 100, the seed's 2.57 below -> reversed
+    #   growth-ok: 3, 2.5, 2.8 -> 2.8 (seed 2.57, between 1 and 100) -> reproduced
+    #   conns-linear: 640/160 = 4.0, not <= 2, at the pivot 4 -> reversed; conns-between: 480/160 = 3 -> direction only
+    #   magnitude: 12800/640 = 20, not < 10, above the pivot 10 -> reversed
+    #   orient-ab: a/b = 0.6, 1.5 -> sqrt(0.9) = 0.9487 (the arithmetic median 1.05); orient-ba: b/a -> 1/0.9487
+    #     (the arithmetic median 1.167): the same middle both ways; the repeats lie on both sides of 1 -> direction only
+    #   geo-ab: 1.1, 3.0 -> sqrt(3.3) = 1.817, 0.454x the seed's 4 -> direction only (arithmetic: 2.05 -> reproduced);
+    #   geo-ba: 1/3, 1/1.1 -> 0.5505, 2.2x the seed's 0.25 -> direction only (arithmetic: 0.621, also direction only)
+    #   spread-crosses: 0.8, 1.1, 1.3 -> 1.1 (seed 1.26) would be reproduced; 0.8 is below 1 -> direction only
     m = {"x/a": [7, 8, 9], "x/b": [2, 2, 2], "y/a": [1.2, 3, 1.1], "y/b": [1, 2, 1], "z/a": [1, 1, 2],
          "z/b": [2, 4, 5], "t/low": [10, 20, 5], "t/mid": [200, 200, 200], "t/base": [400, 400, 400],
-         "t/slow": [0, 3, 7]}
+         "t/slow": [0, 3, 7], "g/100k": [2.076, 2.2, 2.1], "g/1k": [0.02, 0.02, 0.02], "g2/100k": [3, 2.5, 2.8],
+         "g2/1k": [1, 1, 1], "c/64": [640, 640, 640], "c/64b": [480, 480, 480], "c/16": [160, 160, 160],
+         "l/64": [12800, 12800, 12800], "o/a": [0.6, 1.5], "o/b": [1, 1], "q/a": [1.1, 3.0], "q/b": [1, 1],
+         "s/a": [0.8, 1.1, 1.3], "s/b": [1, 1, 1]}
+    g = math.sqrt(0.9)
     want = {"same-2x": ("reproduced", 4.0, 3.5, 4.5), "dir-only": ("direction only", 1.2, 1.1, 1.5),
             "reversed": ("reversed", 0.4, 0.25, 0.5), "below": ("reproduced", 0.25, 2 / 9, 2 / 7),
             "absent": ("not attempted",), "gone": ("not attempted",),
             "collapse": ("reproduced", 0.025, 0.0125, 0.05),
             "collapse-partly": ("direction only", 0.5, 0.5, 0.5), "no-effect": ("reversed", 2.0, 2.0, 2.0),
-            "count": ("reproduced", 3, 0, 7)}
+            "count": ("reproduced", 3, 0, 7),
+            "growth-reversed": ("reversed", 105, 103.8, 110), "growth-ok": ("reproduced", 2.8, 2.5, 3),
+            "conns-linear": ("reversed", 4, 4, 4), "conns-between": ("direction only", 3, 3, 3),
+            "magnitude": ("reversed", 20, 20, 20),
+            "orient-ab": ("direction only", g, 0.6, 1.5, 2), "orient-ba": ("direction only", 1 / g, 1 / 1.5, 1 / 0.6, 2),
+            "geo-ab": ("direction only", math.sqrt(3.3), 1.1, 3.0, 2),
+            "geo-ba": ("direction only", 1 / math.sqrt(3.3), 1 / 3, 1 / 1.1, 2),
+            "spread-crosses": ("direction only", 1.1, 0.8, 1.3)}
     d = claims.load(path)
     for c, r in claims.judge(d, m):
         w = want[c["id"]]
@@ -722,29 +743,51 @@ def claims_fixture(path):
         if len(w) > 1:
             assert abs(r["median"] - w[1]) < 1e-9 and abs(r["min"] - w[2]) < 1e-9 and \
                 abs(r["max"] - w[3]) < 1e-9, (c["id"], r, w)
-            assert r["n"] == 3, (c["id"], r)
+            assert r["n"] == (w[4] if len(w) > 4 else 3), (c["id"], r)
     r = dict((c["id"], r) for c, r in claims.judge(d, m))
     assert "nothere/a" in r["absent"]["reason"] and r["gone"]["reason"] == "the option no longer exists"
+    for k, n in (("orient-ab", 2), ("orient-ba", 2), ("spread-crosses", 3)):
+        assert r[k]["reason"] == f"spread crosses 1: the direction is not stable over {n} repeats", r[k]
+    assert not r["geo-ab"]["reason"] and not r["growth-reversed"]["reason"], r
     tab, expl, judged = claims.render(path, m)
     assert "| `reversed` | a is 4x b | a 4.00 / b 1.00 = **4.00×** | **0.4×** (0.25–0.5, n=3)" in tab, tab
-    assert "reproduced **4**, direction only **2**, reversed **2**, not attempted **2**" in tab, tab
+    assert "| same side of 1 and 100, within 2× | reversed |" in tab, tab
+    assert "| ≤ 2.00 (side of 4) | reversed |" in tab, tab
+    assert "| direction only: spread crosses 1: the direction is not stable over 3 repeats |" in tab, tab
+    assert "reproduced **5**, direction only **8**, reversed **5**, not attempted **2**" in tab, tab
     assert "- **`reversed`** (reversed): explained" in expl, expl
-    # the same claim without its explanation: the page is refused
-    del d["claims"][2]["differs"]
-    json.dump(d, open(path + ".bare", "w"))
-    try:
-        claims.render(path + ".bare", m)
-        raise SystemExit("a reversed claim without an explanation was accepted")
-    except claims.MissingExplanation as e:
-        assert str(e).endswith("explanation: reversed (add one to the claim file; the page was not written)"), e
-        print("refused:", e)
+    assert "- **`growth-reversed`** (reversed): linear by construction" in expl, expl
+    assert "not this one" not in expl and "a text for another verdict" not in expl, expl
+    # the same claim without an explanation for "reversed": the page is refused
+    for differs in (None, [{"when": "direction only", "text": "x"}], [{"when": "any", "text": "x"}],
+                    [{"when": ["reproduced", "direction only"], "text": "x"}]):
+        e = dict(d, claims=[dict(c) for c in d["claims"]])
+        if differs is None:
+            del e["claims"][2]["differs"]
+        else:
+            e["claims"][2]["differs"] = differs
+        json.dump(e, open(path + ".bare", "w"))
+        try:
+            claims.render(path + ".bare", m)
+            raise SystemExit(f"a reversed claim with differs {differs} was accepted")
+        except claims.MissingExplanation as x:
+            assert str(x).endswith("explanation: reversed (add one with \"when\": \"reversed\" to the claim file; "
+                                   "the page was not written)"), x
+            print("refused:", x)
     # malformed files are refused with the claim named
     for bad, why in (({"claims": [{"id": "q", "words": "w", "seed": {}, "a": "k", "compare": {"kind": "vibes"}}]},
                       "compare.kind"),
                      ({"claims": [{"id": "q", "words": "w", "seed": {"a": 1, "b": 2}, "a": "k",
                                    "compare": {"kind": "threshold", "op": "eq"}}]}, "compare.op"),
                      ({"claims": [{"id": "q", "words": "w", "seed": {}, "not_attempted": "x"},
-                                  {"id": "q", "words": "w", "seed": {}, "not_attempted": "x"}]}, "twice")):
+                                  {"id": "q", "words": "w", "seed": {}, "not_attempted": "x"}]}, "twice"),
+                     ({"claims": [{"id": "q", "words": "w", "seed": {"a": 1, "b": 2}, "a": "k", "b": "l",
+                                   "compare": {"kind": "factor"}, "differs": "why"}]}, "which verdict"),
+                     ({"claims": [{"id": "q", "words": "w", "seed": {"a": 1, "b": 2}, "a": "k", "b": "l",
+                                   "compare": {"kind": "factor"}, "differs": [{"when": "always", "text": "x"}]}]},
+                      "not one of"),
+                     ({"claims": [{"id": "q", "words": "w", "seed": {"a": 1, "b": 2}, "a": "k", "b": "l",
+                                   "compare": {"kind": "factor", "pivot": 0}}]}, "compare.pivot")):
         json.dump(bad, open(path + ".bad", "w"))
         try:
             claims.load(path + ".bad")
@@ -774,7 +817,7 @@ def claims_experiment(tmp):
     rc = X.main(["--short", "--only", "seed001", "--out", os.path.join(tmp, "out")])
     assert rc == 1, rc
     assert not os.path.exists(os.path.join(tmp, "out", "seed001-pgbench-rbd.md"))
-    json.dump({"seed": "seed001", "claims": [dict(claim, differs="because")]},
+    json.dump({"seed": "seed001", "claims": [dict(claim, differs=[{"when": "reversed", "text": "because"}])]},
               open(os.path.join(tmp, "claims", "seed001.json"), "w"))
     assert X.main(["--short", "--only", "seed001", "--out", os.path.join(tmp, "out")]) == 0
     page = open(os.path.join(tmp, "out", "seed001-pgbench-rbd.md")).read()
@@ -811,11 +854,13 @@ def claims_seed001_curves():
     assert v == want, v
     lin = {c: 10 * c for c in conns}
     v = {c["id"]: r["verdict"] for c, r in claims.judge(d, m(lin, 640 * 20))}
-    # 640/40 = 16 (5.3x the seed's 3.02), 160/40 = 4 (1.9x of 2.06), 640/320 = 2 > 1.25, 640/160 = 4 > 2,
+    # 640/40 = 16 (linear), 160/40 = 4 (linear), 640/320 = 2 > 1.25 (linear), 640/160 = 4 > 2 (linear),
     # 12800/640 = 20 >= 10
-    want = {"scaling-4-to-64": "direction only", "scaling-4-to-16": "reproduced",
-            "saturation-32-to-64": "direction only", "saturation-16-to-64": "direction only",
-            "local-factor-4": "direction only", "not-orders-of-magnitude": "direction only",
+    # the claim's pivot is the linear curve (16x from 4 to 64, 4x from 4 to 16 and from 16 to 64, 2x from 32
+    # to 64) or the order of magnitude (10): a linear curve and a 20x local figure are on its far side
+    want = {"scaling-4-to-64": "reversed", "scaling-4-to-16": "reversed",
+            "saturation-32-to-64": "reversed", "saturation-16-to-64": "reversed",
+            "local-factor-4": "direction only", "not-orders-of-magnitude": "reversed",
             "previous-4-tps": "not attempted"}
     assert v == want, v
     d0 = claims.load(os.path.join(REPO, "results", "claims", "seed000.json"))

@@ -7,15 +7,27 @@
 # phenomenon: "collapses", "does not change"). tools/experiment records our
 # measurements per repeat under keys "target/metric"; verdict() compares.
 #
+# "Side" is relative to the claim's pivot, compare.pivot (default 1): the
+# value that means "not as the seed says" - 100 for a growth from 1000 to
+# 100K records that the seed calls far below linear, 10 for "within an order
+# of magnitude". A list of pivots ([1, 16]: grows, but less than linear)
+# splits the axis into several sides.
+#
 # Verdicts:
-#   reproduced      same side of 1 as the seed and within 2x of its factor
+#   reproduced      same side as the seed and within 2x of its factor
 #                   (threshold claims: the threshold holds for our median)
-#   direction only  same side of 1, factor more than 2x off (threshold: not met)
-#   reversed        the other side of 1 (threshold: the opposite happens)
+#   direction only  same side, factor more than 2x off (threshold: not met);
+#                   also any verdict whose repeats (min-max) lie on both
+#                   sides of a pivot: the direction is not stable
+#   reversed        the other side (threshold: the opposite happens)
 #   not attempted   no measurement (the reason says why)
-# A reversed claim needs an explanation ("differs" in the claim file, keyed
-# by the claim's id): render() raises MissingExplanation without one, so the
-# page is not written.
+# The median of an even number of ratios is the geometric middle of the two
+# middle ones, so a/b and b/a give the same verdict.
+# Explanations ("differs" in the claim file, keyed by the claim's id) name the
+# verdicts they explain: [{"when": "reversed" | [...] | "any", "text": ...}];
+# a text is shown only beside a verdict it names. A reversed claim needs a
+# text whose "when" names "reversed" ("any" does not count): render() raises
+# MissingExplanation without one, so the page is not written.
 #
 # Standard library only; no fio, no files other than the claim file.
 import json, math, statistics
@@ -23,6 +35,7 @@ import json, math, statistics
 VERDICTS = ("reproduced", "direction only", "reversed", "not attempted")
 KINDS = ("factor", "threshold")
 OPS = ("lt", "le", "gt", "ge", "within")
+WHEN = ("reproduced", "direction only", "reversed", "any")
 
 
 class ClaimError(Exception):
@@ -60,7 +73,40 @@ def load(path):
             raise ClaimError(f"{where}: no measurement key 'a'")
         if seed_value(c) is None and cmp["kind"] == "factor":
             raise ClaimError(f"{where}: a factor claim needs the seed's figures a (and b)")
+        piv = cmp.get("pivot", 1)
+        if not all(isinstance(p, (int, float)) and p > 0 for p in (piv if isinstance(piv, list) else [piv])) \
+                or piv == []:
+            raise ClaimError(f"{where}: compare.pivot must be a number > 0 or a list of them")
+    for c in d.get("claims", []):
+        check_differs(c, f"{path}: claim {c['id']}")
     return d
+
+
+def check_differs(c, where):
+    """differs: absent, or [{"when": verdict | [verdicts] | "any", "text": str}]."""
+    if "differs" not in c:
+        return
+    ds = c["differs"]
+    if not isinstance(ds, list) or not ds:
+        raise ClaimError(f"{where}: differs must be a list of {{\"when\": ..., \"text\": ...}} "
+                         "(say which verdict each text explains)")
+    for e in ds:
+        if not isinstance(e, dict) or not isinstance(e.get("text"), str) or not e["text"] or "when" not in e:
+            raise ClaimError(f"{where}: each differs entry needs \"when\" and \"text\"")
+        w = e["when"] if isinstance(e["when"], list) else [e["when"]]
+        bad = [x for x in w if x not in WHEN]
+        if bad or not w:
+            raise ClaimError(f"{where}: differs \"when\" {bad or w} is not one of {', '.join(WHEN)}")
+
+
+def texts_for(c, verdict, strict=False):
+    """The claim's differs texts written for this verdict (strict: "any" does not count)."""
+    out = []
+    for e in c.get("differs", []):
+        w = e["when"] if isinstance(e["when"], list) else [e["when"]]
+        if verdict in w or (not strict and "any" in w):
+            out.append(e["text"])
+    return out
 
 
 def seed_value(c):
@@ -98,9 +144,32 @@ def ours(c, m):
     return vals, (ka, kb)
 
 
-def side(v):
-    """+1 above 1, -1 below, 0 at 1 (a ratio's direction)."""
-    return 0 if v == 1 else (1 if v > 1 else -1)
+def pivots(c):
+    p = c["compare"].get("pivot", 1)
+    return sorted(p) if isinstance(p, list) else [p]
+
+
+def side(v, piv=(1,)):
+    """Which side of the pivots v lies on: (pivots below v, pivots at or below v).
+    Two values are on the same side when these are equal; a value at a pivot
+    is on no side of it."""
+    return (sum(p < v for p in piv), sum(p <= v for p in piv))
+
+
+def on_pivot(v, piv):
+    return v in piv
+
+
+def middle(vals, ratio):
+    """The median; of an even number of ratios the geometric middle of the two
+    middle ones (sqrt(lo*hi)), which does not depend on which way the ratio is
+    written (a/b = [0.6, 1.5]: 0.9487; b/a: 1/0.9487)."""
+    v = sorted(vals)
+    n = len(v)
+    if n % 2 or not ratio:
+        return statistics.median(v)
+    lo, hi = v[n // 2 - 1], v[n // 2]
+    return math.sqrt(lo * hi) if lo >= 0 and hi >= 0 else (lo + hi) / 2
 
 
 def holds(op, v, t):
@@ -117,23 +186,31 @@ def verdict(c, m):
     if not vals:
         return {"verdict": "not attempted", "n": 0,
                 "reason": keys if isinstance(keys, str) else "no usable repeat (a failed point?)"}
-    med = statistics.median(vals)
+    med = middle(vals, "b" in c)
     r = {"median": med, "min": min(vals), "max": max(vals), "n": len(vals), "keys": keys, "reason": ""}
-    cmp, sv = c["compare"], seed_value(c)
+    cmp, sv, piv = c["compare"], seed_value(c), pivots(c)
     if cmp["kind"] == "factor":
-        if side(med) == side(sv):
+        if side(med, piv) == side(sv, piv):
             off = med / sv if sv else math.inf
             r["verdict"] = "reproduced" if 0.5 <= off <= 2 else "direction only"
         else:
             r["verdict"] = "reversed"
-        return r
-    op, t = cmp["op"], cmp["value"]
-    if holds(op, med, t):
-        r["verdict"] = "reproduced"
-    elif op != "within" and "b" in c and sv is not None and side(med) == side(sv) != 0:
-        r["verdict"] = "direction only"
     else:
-        r["verdict"] = "reversed"
+        op, t = cmp["op"], cmp["value"]
+        if holds(op, med, t):
+            r["verdict"] = "reproduced"
+        elif op != "within" and "b" in c and sv is not None and not on_pivot(sv, piv) \
+                and side(med, piv) == side(sv, piv):
+            r["verdict"] = "direction only"
+        else:
+            r["verdict"] = "reversed"
+    # the repeats on both sides of a pivot: no verdict stands on the median alone
+    # (a "within" claim's band is its test, not a direction)
+    crossed = [p for p in piv if r["min"] < p < r["max"] or (r["min"] != r["max"] and p in (r["min"], r["max"]))]
+    if crossed and "b" in c and cmp.get("op") != "within":
+        r["reason"] = (f"spread crosses {crossed[0]:g}: the direction is not stable over "
+                       f"{r['n']} repeats")
+        r["verdict"] = "direction only"
     return r
 
 
@@ -173,12 +250,14 @@ def show_compare(c):
     if "not_attempted" in c:
         return ""
     cmp = c["compare"]
+    piv = " and ".join(f"{p:g}" for p in pivots(c))
     if cmp["kind"] == "factor":
-        return "same side of 1, within 2×"
+        return f"same side of {piv}, within 2×"
     t, op = cmp["value"], cmp["op"]
     if op == "within":
         return f"{num(t[0])}–{num(t[1])}"
-    return {"lt": "<", "le": "≤", "gt": ">", "ge": "≥"}[op] + f" {num(t)}"
+    return {"lt": "<", "le": "≤", "gt": ">", "ge": "≥"}[op] + f" {num(t)}" + \
+        (f" (side of {piv})" if piv != "1" else "")
 
 
 def judge(d, m):
@@ -187,10 +266,11 @@ def judge(d, m):
 
 
 def check_explained(judged, path="claims"):
-    missing = [c["id"] for c, r in judged if r["verdict"] == "reversed" and not c.get("differs")]
+    missing = [c["id"] for c, r in judged if r["verdict"] == "reversed" and not texts_for(c, "reversed", True)]
     if missing:
         raise MissingExplanation(f"{path}: reversed claim(s) without a \"differs\" explanation: "
-                                 + ", ".join(missing) + " (add one to the claim file; the page was not written)")
+                                 + ", ".join(missing) + " (add one with \"when\": \"reversed\" to the claim file; "
+                                 "the page was not written)")
 
 
 def counts(judged):
@@ -205,7 +285,7 @@ def table(judged):
     rows = ["| claim | the seed says | seed's figure | ours: median (min–max over repeats) | test | verdict |",
             "|---|---|---|---|---|---|"]
     for c, r in judged:
-        v = r["verdict"] + (f": {r['reason']}" if r["verdict"] == "not attempted" and r.get("reason") else "")
+        v = r["verdict"] + (f": {r['reason']}" if r.get("reason") else "")
         words = c["words"].replace("|", "\\|")
         keys = f" <br>`{' / '.join(r['keys'])}`" if r.get("keys") else ""
         rows.append(f"| `{c['id']}` | {words} | {show_seed(c)} | {show_ours(c, r)}{keys} | {show_compare(c)} | {v} |")
@@ -214,7 +294,9 @@ def table(judged):
     rows.append("Verdicts: " + ", ".join(f"{k} **{n[k]}**" for k in VERDICTS) +
                 ". Ratios are per repeat (repeat *i* of one target over repeat *i* of the other; the repeats "
                 "run interleaved across targets). *reproduced* = same side of 1 as the seed and within 2× of its "
-                "factor (or the stated threshold holds); *direction only* = same side, factor more than 2× off.")
+                "factor (or the stated threshold holds); *direction only* = same side, factor more than 2× off, or the "
+                "repeats on both sides of the pivot. Sides are of 1 unless the test names another pivot (linear "
+                "growth, an order of magnitude); the median of an even number of ratios is their geometric middle.")
     return "\n".join(rows)
 
 
@@ -222,8 +304,8 @@ def explanations(judged):
     """The "what differs and why" text keyed by claim id (Markdown list)."""
     out = []
     for c, r in judged:
-        if c.get("differs"):
-            out.append(f"- **`{c['id']}`** ({r['verdict']}): {c['differs']}")
+        for t in texts_for(c, r["verdict"]):
+            out.append(f"- **`{c['id']}`** ({r['verdict']}): {t}")
     return "\n".join(out)
 
 
@@ -240,6 +322,6 @@ def short(judged):
     """One line per claim (make demo's short form)."""
     return "\n".join(f"  {c['id']:<34} {r['verdict']:<15} "
                      + (f"ours {num(r['median'])}" + (f" ({num(r['min'])}–{num(r['max'])})" if r["min"] != r["max"] else "")
-                        + f" vs seed {num(seed_value(c))}"
+                        + f" vs seed {num(seed_value(c))}" + (f"; {r['reason']}" if r.get("reason") else "")
                         if r["verdict"] != "not attempted" else r.get("reason", ""))
                      for c, r in judged)
