@@ -1,10 +1,10 @@
 #!/bin/bash
 # Description: the "# Run:" command in a job file's header runs verbatim under plain fio from another directory, with the engines from build/ and after make install; sidecars land in that directory, never in /
-# Timeout: 300
+# Timeout: 420
 . "$(dirname "$0")/lib.sh"
 cd "$REPO" || fail "no repo"
-# Every seed 000-002 and pgpage job carries a Run line (others: when they have one).
-for j in jobs/seed00[012]-*.fio jobs/pgpage-*.fio; do
+# Every seed job and pgpage job carries a Run line (others: when they have one).
+for j in jobs/seed00[0-3]-*.fio jobs/pgpage-*.fio; do
 	grep -q '^# Run: ' "$j" || fail "$j has no '# Run:' command in its header"
 done
 # ${SWEEP_POINT_DIR} is tools/sweep's alone: under plain fio it is empty and ${SWEEP_POINT_DIR}/x is /x
@@ -24,7 +24,7 @@ for j in jobs/*.fio; do
 	# job files still naming engines as external:build/x.so (run from the repository root only)
 	# are not yet converted: listed, not run (the seed jobs must be converted)
 	if grep -q 'external:build/' "$j"; then
-		case $j in jobs/seed00[012]-* | jobs/pgpage-*) fail "$j still names an engine by a relative path" ;; esac
+		case $j in jobs/seed00[0-3]-* | jobs/pgpage-*) fail "$j still names an engine by a relative path" ;; esac
 		todo+=("$(basename "$j")")
 		continue
 	fi
@@ -36,11 +36,21 @@ for j in jobs/*.fio; do
 	# and RUNTIME shortened through the same environment variable
 	run=${cmd//jobs\//$REPO/jobs/}
 	run=$(sed -E 's/(^| )RUNTIME=[0-9]+/\1RUNTIME=2/' <<<"$run")
+	# seed 003 (rbdsnap on an RBD image): the cluster, a test image, and the schedule
+	# shortened through the environment variables the Run line reads (VAR=${VAR:-default})
+	envs=()
+	if grep -q 'rbdsnap\.so' "$j"; then
+		[ -n "${CEPH_CONF:-}" ] || need_cluster
+		have_backend RBD || fail "$j: configure found no librbd"
+		rbd_image jobs-header-seed003 32M
+		envs=(IMAGE=jobs-header-seed003 SNAPS=1 BASELINE=1 SNAP_INTERVAL=1 HOLD=1 AFTER=1 RUNTIME=4)
+		grep -q 'IMAGE=\${IMAGE:-' <<<"$cmd" || fail "$j: the Run line does not take IMAGE from the environment"
+	fi
 	for lib in "$B" "$inst"; do
 		d=$TMP/run-$n
 		mkdir -p "$d"
 		n=$((n + 1))
-		( cd "$d" && DBFIO_LIB=$lib FIO=$FIO bash -c "${run/ fio / \$FIO --output-format=json --output=out.json }" ) >"$d/log" 2>&1 ||
+		( cd "$d" && env "${envs[@]}" DBFIO_LIB=$lib FIO=$FIO bash -c "${run/ fio / \$FIO --output-format=json --output=out.json }" ) >"$d/log" 2>&1 ||
 			{ cat "$d/log"; fail "$j: '$cmd' failed from $d (DBFIO_LIB=$lib)"; }
 		err=$(json "$d/out.json" "sum(j['error'] for j in d['jobs'])") || fail "$j: no JSON from fio"
 		[ "$err" = 0 ] || fail "$j: a job reported error $err"
@@ -48,6 +58,10 @@ for j in jobs/*.fio; do
 		for s in $(grep -oE '^(table_json|lat_json|snap_json|checkpoint_log)=[^[:space:];]+' "$j" | cut -d= -f2); do
 			[ -s "$d/$s" ] || fail "$j: sidecar $s is not in the working directory $d"
 		done
+		# the seed 003 schedule ran as the environment set it: one snapshot taken
+		if grep -q '^snap_json=' "$j"; then
+			[ "$(json "$d/snaps.json" "d['snapshots_taken']")" = 1 ] || fail "$j: SNAPS=1 from the environment took no snapshot"
+		fi
 	done
 	ok "$(basename "$j"): Run command passes from another directory (build/ and installed engines)"
 done
