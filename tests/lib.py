@@ -898,6 +898,44 @@ def seed000_oltp(tmp):
 
 
 @command
+def seed000_install(tmp):
+    """seed000-install TMPDIR: seed 000's install-db time includes the tablespace's shutdown
+    checkpoint (write + fsync after fio stops the pages job's clock): on a hand-made run folder
+    (tables 50 ms, redo 60 ms, pages 40 ms + 30 ms write + 25 ms fsync -> 95 ms, not 60) and on a
+    real local run of jobs/seed000-install-db.fio (its install-ckpt.log parsed here)."""
+    import argparse
+    experiment_d()
+    import common
+    import seed000
+    run = os.path.join(tmp, "fixture")
+    pd = common.pdir(run, FLAVOR="mysql")
+    os.makedirs(pd)
+    json.dump({"jobs": [{"jobname": "sys-tables", "job_runtime": 50}, {"jobname": "sys-redo", "job_runtime": 60},
+                        {"jobname": "sys-pages", "job_runtime": 40}]}, open(os.path.join(pd, "point.json"), "w"))
+    with open(os.path.join(pd, "install-ckpt.log"), "w") as fo:   # pgpage_ckpt.c's line
+        fo.write("checkpoint 1 reason=shutdown requests=0 pages=1024 written=1024 skipped=0 files=1000 "
+                 "nfiles=1 write_ms=30.0 sync_ms=25.0\n")
+    t = seed000.times({"install-db": run, "ddl": run, "records": run, "oltp": run})
+    assert abs(t["install"] - 0.095) < 1e-9, t
+    print(f"fixture: install {t['install'] * 1e3:.0f} ms (max(50, 60, 40 + 30 + 25))")
+    ctx = common.Ctx(argparse.Namespace(out=os.path.join(tmp, "out0"), short=True, repeats=1), "seed000")
+    env = {**common.target_env(ctx, "local", {"STORE": "posix"}, "install-db"),
+           "SYS_TABLES": 10, "SYS_COMMITS": 20, "SYS_PAGES": 512}
+    r = ctx.sweep("jobs/seed000-install-db.fio", {"FLAVOR": "mysql"}, env, "local/install-db/r1")
+    d = common.jobs(common.point(r, FLAVOR="mysql"))
+    assert set(d) == {"sys-tables", "sys-redo", "sys-pages"} and all(j["error"] == 0 for j in d.values()), d
+    log = open(os.path.join(common.pdir(r, FLAVOR="mysql"), "install-ckpt.log")).read()
+    m = re.search(r"reason=shutdown .*written=(\d+) .*write_ms=([\d.]+) sync_ms=([\d.]+)", log)
+    assert m and int(m.group(1)) == 512, log
+    ck = float(m.group(2)) + float(m.group(3))
+    want = max(d["sys-tables"]["job_runtime"], d["sys-redo"]["job_runtime"], d["sys-pages"]["job_runtime"] + ck)
+    t = seed000.times({"install-db": r, "ddl": r, "records": r, "oltp": r})
+    assert abs(t["install"] * 1e3 - want) < 1e-6, (t["install"], want, log)
+    print(f"real run: install {t['install'] * 1e3:.1f} ms; pages {d['sys-pages']['job_runtime']} ms "
+          f"+ shutdown checkpoint {ck:.1f} ms (512 pages written and fsynced)")
+
+
+@command
 def fidelity_table_fixture():
     """fidelity-table-fixture: tools/fidelity's ratio table from hand-made runs (rows A, B, C on
     local and cephfs; tolerance 15%), then a MISS line per row it marks."""
