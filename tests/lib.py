@@ -787,7 +787,9 @@ def claims_fixture(path):
                                    "compare": {"kind": "factor"}, "differs": [{"when": "always", "text": "x"}]}]},
                       "not one of"),
                      ({"claims": [{"id": "q", "words": "w", "seed": {"a": 1, "b": 2}, "a": "k", "b": "l",
-                                   "compare": {"kind": "factor", "pivot": 0}}]}, "compare.pivot")):
+                                   "compare": {"kind": "factor", "pivot": 0}}]}, "compare.pivot"),
+                     ({"claims": [{"id": "q", "words": "w", "seed": {"a": 2, "b": 2}, "a": "k", "b": "l",
+                                   "compare": {"kind": "factor"}}]}, "is a pivot")):
         json.dump(bad, open(path + ".bad", "w"))
         try:
             claims.load(path + ".bad")

@@ -77,6 +77,8 @@ def load(path):
         if not all(isinstance(p, (int, float)) and p > 0 for p in (piv if isinstance(piv, list) else [piv])) \
                 or piv == []:
             raise ClaimError(f"{where}: compare.pivot must be a number > 0 or a list of them")
+        if cmp["kind"] == "factor" and seed_value(c) in (piv if isinstance(piv, list) else [piv]):
+            raise ClaimError(f"{where}: the seed's factor {seed_value(c):g} is a pivot: it has no side to reproduce")
     for c in d.get("claims", []):
         check_differs(c, f"{path}: claim {c['id']}")
     return d
