@@ -749,6 +749,11 @@ def claims_fixture(path):
     for k, n in (("orient-ab", 2), ("orient-ba", 2), ("spread-crosses", 3)):
         assert r[k]["reason"] == f"spread crosses 1: the direction is not stable over {n} repeats", r[k]
     assert not r["geo-ab"]["reason"] and not r["growth-reversed"]["reason"], r
+    # a claim whose seed figure is the pivot ("recovers to the baseline": 1.0): repeats around it are no instability
+    rec = {"id": "rec", "words": "w", "seed": {"a": 399, "b": 399}, "a": "s/a", "b": "s/b",
+           "compare": {"kind": "threshold", "op": "ge", "value": 0.5}}
+    v = claims.verdict(rec, m)
+    assert v["verdict"] == "reproduced" and not v["reason"], v
     tab, expl, judged = claims.render(path, m)
     assert "| `reversed` | a is 4x b | a 4.00 / b 1.00 = **4.00×** | **0.4×** (0.25–0.5, n=3)" in tab, tab
     assert "| same side of 1 and 100, within 2× | reversed |" in tab, tab

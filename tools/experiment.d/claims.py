@@ -207,8 +207,10 @@ def verdict(c, m):
         else:
             r["verdict"] = "reversed"
     # the repeats on both sides of a pivot: no verdict stands on the median alone
-    # (a "within" claim's band is its test, not a direction)
-    crossed = [p for p in piv if r["min"] < p < r["max"] or (r["min"] != r["max"] and p in (r["min"], r["max"]))]
+    # (a "within" claim's band is its test, not a direction; a pivot the seed's own
+    # figure sits on, as "recovers to the baseline" = 1, is no direction either)
+    crossed = [p for p in piv if p != sv and
+               (r["min"] < p < r["max"] or (r["min"] != r["max"] and p in (r["min"], r["max"])))]
     if crossed and "b" in c and cmp.get("op") != "within":
         r["reason"] = (f"spread crosses {crossed[0]:g}: the direction is not stable over "
                        f"{r['n']} repeats")
