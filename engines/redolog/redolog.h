@@ -68,6 +68,7 @@ struct rl_log {
 	FILE *trace;
 	struct store_req *reqs;
 	unsigned int nreqs_max;
+	unsigned int inflight;	/* requests submitted and not reaped yet */
 	struct rl_stats st;
 	struct owner own;	/* the names this log may create (owner.h) */
 	struct rl_live *live;	/* this log in the process's list (redolog_live.c) */
@@ -146,6 +147,8 @@ void rl_log_ack(struct rl_log *l, uint64_t lsn);
 int rl_fail(struct rl_log *l, int ret, const char *call, const char *name);
 int rl_write_group(struct rl_log *l, int flush, uint64_t *flush_ns);
 int rl_linked(struct rl_log *l, unsigned int nreq, uint64_t *flush_ns);
+#define RL_DRAIN_NS (10ull * 1000 * 1000 * 1000)	/* rl_drain: wait at most 10 s */
+unsigned int rl_drain(struct rl_log *l);
 int rl_flush_files(struct rl_log *l, uint64_t *flush_ns);
 
 #endif

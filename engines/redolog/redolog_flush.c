@@ -13,20 +13,26 @@
 #include "store/latstat.h"
 #include "redolog.h"
 
-/* Wait until n submitted requests completed; any failure is the group's. */
-static int rl_reap_n(struct rl_log *l, unsigned int n)
+/*
+ * Wait until every submitted request (l->inflight) completed; the first
+ * failure is the group's. The group's other requests are reaped too even
+ * after one failed: a request left in the ring would be completed into
+ * l->reqs after rl_log_close freed it.
+ */
+static int rl_reap_all(struct rl_log *l)
 {
 	struct store_req *done[16];
 	unsigned int i;
-	int ret;
+	int ret, first = 0;
 
-	while (n) {
+	while (l->inflight) {
 		ret = store_reap(l->s, 1, 16, done, -1);
 		if (ret == 0)	/* waited forever and got nothing: a dead backend */
 			ret = -EIO;
-		if (ret < 0)
-			return rl_fail(l, ret, "store_reap", "log write");
-		for (i = 0; i < (unsigned int)ret; i++) {
+		if (ret < 0)	/* nothing more comes back: rl_log_close waits, bounded */
+			return first ? first : rl_fail(l, ret, "store_reap", "log write");
+		l->inflight -= (unsigned int)ret;
+		for (i = 0; i < (unsigned int)ret && !first; i++) {
 			struct store_req *r = done[i];
 			char name[128];
 
@@ -34,30 +40,48 @@ static int rl_reap_n(struct rl_log *l, unsigned int n)
 				continue;
 			/* rl_put_run keeps the file number in priv */
 			rl_file_name(&l->c.g, (uintptr_t)r->priv, name, sizeof(name));
-			return rl_fail(l, (int)r->result, r->flags & SREQ_DATASYNC ?
-				       "pwrite+fdatasync" : "pwrite", name);
+			first = rl_fail(l, (int)r->result, r->flags & SREQ_DATASYNC ?
+					"pwrite+fdatasync" : "pwrite", name);
 		}
-		n -= ret;
 	}
-	return 0;
+	return first;
 }
 
-/* Submit one request; a full queue is emptied first (*inflight requests). */
-static int rl_submit(struct rl_log *l, struct store_req *r, unsigned int *inflight)
+/* Submit one request; a full queue is emptied first. */
+static int rl_submit(struct rl_log *l, struct store_req *r)
 {
 	int ret = store_submit(l->s, r);
 
-	if (ret == -EBUSY && *inflight) {
-		ret = rl_reap_n(l, *inflight);
-		*inflight = 0;
+	if (ret == -EBUSY && l->inflight) {
+		ret = rl_reap_all(l);
 		if (ret)
 			return ret;
 		ret = store_submit(l->s, r);
 	}
 	if (ret)
 		return rl_fail(l, ret, "store_submit", "log write");
-	(*inflight)++;
+	l->inflight++;
 	return 0;
+}
+
+/*
+ * At close: requests still in the store (a reap that failed) are waited
+ * for, bounded, before their buffers go. Returns how many never came back
+ * (the caller must not free what they point into).
+ */
+unsigned int rl_drain(struct rl_log *l)
+{
+	struct store_req *done[16];
+	int ret;
+
+	while (l->inflight) {
+		ret = store_reap(l->s, l->inflight < 16 ? l->inflight : 16, 16, done,
+				 RL_DRAIN_NS);
+		if (ret <= 0)
+			break;
+		l->inflight -= (unsigned int)ret;
+	}
+	return l->inflight;
 }
 
 /*
@@ -70,28 +94,27 @@ static int rl_submit(struct rl_log *l, struct store_req *r, unsigned int *inflig
 int rl_linked(struct rl_log *l, unsigned int nreq, uint64_t *flush_ns)
 {
 	uint64_t t0 = latstat_now_ns();
-	unsigned int i, j, inflight = 0;
-	int ret, pass;
+	unsigned int i, j;
+	int ret = 0, reaped, pass;
 
 	for (i = 0; i < nreq; i++) {
 		for (j = i + 1; j < nreq && l->reqs[j].file != l->reqs[i].file; j++)
 			;
 		l->reqs[i].flags = j == nreq ? SREQ_DATASYNC : 0;
 	}
-	for (pass = 0; pass < 2; pass++) {
-		for (i = 0; i < nreq; i++) {
+	for (pass = 0; pass < 2 && !ret; pass++) {
+		for (i = 0; i < nreq && !ret; i++) {
 			/* pass 0: runs without the file's fdatasync; pass 1: with it */
 			if (!!(l->reqs[i].flags & SREQ_DATASYNC) != pass)
 				continue;
-			ret = rl_submit(l, &l->reqs[i], &inflight);
-			if (ret)
-				return ret;
+			ret = rl_submit(l, &l->reqs[i]);
 		}
-		ret = rl_reap_n(l, inflight);
-		inflight = 0;
-		if (ret)
-			return ret;
+		/* what was submitted comes back before the group fails or goes on */
+		reaped = rl_reap_all(l);
+		ret = ret ? ret : reaped;
 	}
+	if (ret)
+		return ret;
 	memset(l->dirty, 0, l->nslots);
 	l->st.flushes++;
 	l->durable_lsn = l->written_lsn;

@@ -365,8 +365,12 @@ static void rl_remove(struct rl_log *l)
 
 void rl_log_close(struct rl_log *l)
 {
-	unsigned int i;
+	unsigned int i, lost = rl_drain(l);
 
+	/* the store may still complete them into reqs and read buf: keep both */
+	if (lost)
+		fprintf(stderr, "%s: %u log requests still in flight at close (kept, not freed)\n",
+			l->engine, lost);
 	for (i = 0; l->fh && i < l->nslots; i++)
 		if (l->fh[i])
 			store_close(l->s, l->fh[i]);
@@ -381,13 +385,15 @@ void rl_log_close(struct rl_log *l)
 		close(l->side_fd);
 	if (l->trace)
 		fclose(l->trace);
-	free(l->buf);
+	if (!lost)
+		free(l->buf);
 	free(l->first);
 	free(l->rem);
 	free(l->fh);
 	free(l->fh_no);
 	free(l->dirty);
-	free(l->reqs);
+	if (!lost)
+		free(l->reqs);
 	l->buf = NULL;
 	l->fh = NULL;
 	l->side_fd = -1;
