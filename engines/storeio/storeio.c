@@ -27,6 +27,8 @@ struct storeio_data {
 	struct store_req **done;
 	int ndone;
 	int sync;	/* the store has no real submit/reap path */
+	const char *dir;	/* directory= (the store's root): fio's file names start with it */
+	size_t dirlen;		/* ... without trailing slashes; 0: names as fio gave them */
 };
 
 struct storeio_options {
@@ -91,6 +93,41 @@ static int fio_storeio_setup(struct thread_data *td)
 	return 0;
 }
 
+/*
+ * directory= is the store's root on a local backend, so its lock
+ * (.dbfio-lock) is taken there, not in fio's working directory (fio's
+ * parser has checked that the directory exists).
+ */
+static int storeio_dir(struct thread_data *td, const struct storeio_options *o,
+		       struct storeio_data *sd)
+{
+	const char *d = td->o.directory;
+
+	if (!d || !*d || !(store_backend_caps(o->so.store) & STORE_CAP_LOCAL_DIR))
+		return 0;
+	if (strchr(d, ':')) {
+		log_err("storeio: directory=%s: one directory only (no ':' list): the store "
+			"locks and opens one directory\n", d);
+		return 1;
+	}
+	sd->dir = d;
+	for (sd->dirlen = strlen(d); sd->dirlen > 1 && d[sd->dirlen - 1] == '/'; sd->dirlen--)
+		;
+	return 0;
+}
+
+/* fio's "<directory>/<name>" relative to the store's root (directory=) */
+static const char *storeio_path(const struct storeio_data *sd, const char *name)
+{
+	if (!sd->dirlen || strncmp(name, sd->dir, sd->dirlen))
+		return name;
+	if (name[sd->dirlen] != '/' && sd->dir[sd->dirlen - 1] != '/')
+		return name;
+	for (name += sd->dirlen; *name == '/'; name++)
+		;
+	return *name ? name : ".";
+}
+
 static int fio_storeio_init(struct thread_data *td)
 {
 	struct storeio_options *o = td->eo;
@@ -102,7 +139,8 @@ static int fio_storeio_init(struct thread_data *td)
 	sd->done = calloc(td->o.iodepth, sizeof(*sd->done));
 	if (!sd->done)
 		goto err;
-	if (fio_store_connect(td, "storeio", &o->so, NULL, 0, &sd->store))
+	if (storeio_dir(td, o, sd) ||
+	    fio_store_connect(td, "storeio", &o->so, sd->dir, 0, &sd->store))
 		goto err;
 	sd->sync = !(store_caps(sd->store) & STORE_CAP_ASYNC);
 	td->io_ops_data = sd;
@@ -154,7 +192,7 @@ static int fio_storeio_open_file(struct thread_data *td, struct fio_file *f)
 
 	if (td_write(td) && td->o.sync_io)
 		flags |= O_SYNC;
-	ret = store_open(sd->store, f->file_name, flags, 0644, f->real_file_size, &sf);
+	ret = store_open(sd->store, storeio_path(sd, f->file_name), flags, 0644, f->real_file_size, &sf);
 	if (ret) {
 		log_err("storeio: open(%s) failed: %s\n", f->file_name,
 			store_strerror(sd->store, ret));
@@ -183,7 +221,7 @@ static int fio_storeio_unlink_file(struct thread_data *td, struct fio_file *f)
 
 	if (!sd)
 		return 0;
-	ret = store_unlink(sd->store, f->file_name);
+	ret = store_unlink(sd->store, storeio_path(sd, f->file_name));
 	return ret && ret != -ENOENT ? 1 : 0;
 }
 
