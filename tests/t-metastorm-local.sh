@@ -1,5 +1,5 @@
 #!/bin/bash
-# Description: metastorm on posix: foreign prefixed files stop it and survive, keep=1 leaves the model's directory state, bad options refused
+# Description: metastorm on posix: foreign prefixed files stop it and survive, keep=1 leaves the model's directory state, bad options refused, direct=1 refused naming the option and O_DIRECT
 # Timeout: 120
 . "$(dirname "$0")/lib.sh"
 [ -f "$B/metastorm.so" ] || fail "build/metastorm.so is missing (run make)"
@@ -55,3 +55,12 @@ for bad in "ddl_mix=create:50,truncate:5" "ddl_mix=create:x" "page_size=1000" "l
 done
 ms --name=bad --directory="$TMP" >"$TMP/bad.out" 2>&1 && fail "a job without number_ios/runtime was accepted"
 ok "bad option values refused with a line naming the option"
+
+# 6. direct=1: refused at setup with one line naming the option and the reason
+# (before: pwrite(dbfio_ms_1/ib_redo) failed: Invalid argument, mid-setup)
+d=$TMP/direct; mkdir -p "$d"
+ms --name=dio --directory="$d" --number_ios=10 --direct=1 >"$TMP/dio.out" 2>&1 && fail "direct=1 accepted"
+line=$(grep "^metastorm: direct=1 .*O_DIRECT" "$TMP/dio.out") || { cat "$TMP/dio.out"; fail "direct=1: no line naming the option and O_DIRECT"; }
+! grep -q "Invalid argument" "$TMP/dio.out" || { cat "$TMP/dio.out"; fail "direct=1: an EINVAL mid-run instead of a refusal"; }
+[ -z "$(ls -A "$d")" ] || fail "direct=1: files made before the refusal: $(ls -A "$d")"
+ok "direct=1 refused: $line"

@@ -248,6 +248,12 @@ static int check_options(struct thread_data *td, struct metastorm_options *o)
 			"(any mounted fs) or store=cephfs\n", store_backend_name(o->so.store));
 		return 1;
 	}
+	/* fio's direct=1 would open every file O_DIRECT (glue/fio_store.c) */
+	if (td->o.odirect) {
+		log_err("metastorm: direct=1 is not supported: DDL writes small unaligned log, table "
+			"and directory updates through the page cache (O_DIRECT fails them with EINVAL)\n");
+		return 1;
+	}
 	if (parse_mix(o->ddl_mix, mix, &total) || parse_dbtime(o, &rtt, cpu))
 		return 1;
 	/* "0 or ...": fio's pow2 would refuse the 0 that means the flavor's size */
