@@ -90,6 +90,8 @@ unsigned int rl_drain(struct rl_log *l)
  * to the same file (a group straddling the wrap of a circular file) are
  * written and reaped first: an fdatasync never starts while a write of its
  * group is still running (what fio's libaio engine does before a sync).
+ * *flush_ns is the whole group (writes + linked flushes): a linked pair
+ * cannot be split (docs/redolog.md says so).
  */
 int rl_linked(struct rl_log *l, unsigned int nreq, uint64_t *flush_ns)
 {
