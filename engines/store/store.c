@@ -182,6 +182,7 @@ static inline void store_note(struct store *s, enum store_op op, unsigned int ph
 /* Count, time and record one call; ret is what the backend returned. */
 #define STORE_CALL(s, op, call)						\
 ({									\
+	(s)->last_err = 0;	/* a backend's message is this call's only */	\
 	uint64_t __t0 = (s)->cfg.timing ? latstat_now_ns() : 0;	\
 	__typeof__(call) __ret = (call);				\
 	store_note((s), (op), (s)->ph ? (s)->ph->cur : 0, __ret < 0,	\

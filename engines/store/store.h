@@ -350,9 +350,9 @@ void store_phases_free(struct store *s);
 void store_lat_rows(const struct store *s, struct latstat_row rows[SOP_NR]);
 
 /*
- * The cause of err (-errno) in words: the backend's own account when its
- * last failure was err and errno alone says too little ("rbd image rbd/x
- * is full: ..."), else strerror(-err).
+ * The cause of err (-errno) in words: the backend's own account when the
+ * last synchronous call failed with err and errno alone says too little
+ * ("rbd image rbd/x is full: ..."; every call clears it), else strerror(-err).
  */
 const char *store_strerror(const struct store *s, int err);
 

@@ -163,6 +163,13 @@ static int test_basic(struct store *s)
 
 	if (expect_open_err(s, "devtest-missing", O_RDWR, -ENOENT))
 		return T_EXIT_FAIL;
+	/* a backend's message is its call's: a later call's same errno gets libc's text */
+	store_set_error(s, -ENOENT, "an earlier call's message");
+	if (expect_open_err(s, "devtest-missing", O_RDWR, -ENOENT))
+		return T_EXIT_FAIL;
+	EXPECT(!strcmp(store_strerror(s, -ENOENT), strerror(ENOENT)),
+	       "store_strerror after a later failed open: '%s', expected '%s'",
+	       store_strerror(s, -ENOENT), strerror(ENOENT));
 	ret = OP(SOP_OPEN, store_open(s, "devtest-a", O_CREAT | O_EXCL | O_RDWR, 0644,
 				      16 * MiB, &f));
 	EXPECT(!ret, "open(devtest-a, O_CREAT): %s", strerror(-ret));
