@@ -161,13 +161,17 @@ static int rbds_image_connect(struct rbds_image *im, const struct store_config *
 	if (ret)
 		return ret;
 	ret = rbd_get_size(im->img, &im->img_size);
-	if (!ret && im->img_size < RBD_TAB_BYTES + RBD_EXTENT_ALIGN)
-		ret = -ENOSPC;
-	if (ret)
+	if (ret < 0) {	/* the call failed: no size to speak of */
+		snprintf(what, sizeof(what), "%s/%s", im->pool, im->name);
+		return ceph_conn_fail(im->conn, "rbd", "rbd_get_size", what, ret, err, errlen);
+	}
+	if (im->img_size < RBD_TAB_BYTES + RBD_EXTENT_ALIGN) {
 		snprintf(err, errlen, "rbd: image '%s/%s' unusable (%llu bytes, needs "
 			 "at least 5 MiB): %s", im->pool, im->name,
-			 (unsigned long long)im->img_size, strerror(-ret));
-	return ret;
+			 (unsigned long long)im->img_size, strerror(ENOSPC));
+		return -ENOSPC;
+	}
+	return 0;
 }
 
 static void rbds_image_free(struct rbds_image *im)
