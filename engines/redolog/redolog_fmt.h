@@ -44,7 +44,7 @@ enum rl_flavor { RL_MYSQL, RL_MARIADB, RL_POSTGRES };
 #define RL_REC_MAGIC	0x474f4c52u	/* "RLOG" */
 #define RL_REC_HDR	24u
 #define RL_PG_MAGIC	0xD110u		/* PostgreSQL 15's XLOG_PAGE_MAGIC */
-#define RL_SIDE_MAGIC	0x314e534c474f4c52ull	/* "RLOGLSN1" */
+#define RL_SIDE_MAGIC	0x324e534c474f4c52ull	/* "RLOGLSN2": 104 bytes, 64-byte prefix */
 
 struct rl_rec_hdr {
 	uint32_t magic;
@@ -60,7 +60,7 @@ struct rl_side {
 	uint64_t ckpt_lsn;	/* first record still guaranteed in the log */
 	uint64_t durable_lsn;	/* end of the last flushed record */
 	uint64_t flavor;	/* enum rl_flavor: names the meta file */
-	char prefix[32];	/* log_prefix of the files (NUL-terminated) */
+	char prefix[64];	/* rl_geo.prefix of the files (NUL-terminated) */
 };
 
 struct rl_geo {

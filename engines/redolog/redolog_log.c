@@ -69,7 +69,9 @@ static void rl_side_write(struct rl_log *l)
 		.flavor = l->c.g.flavor,
 	};
 
-	memcpy(sd.prefix, l->c.g.prefix, sizeof(sd.prefix) - 1);	/* prefix <= 31 chars */
+	/* the whole prefix: log_prefix (<= 24) + "job" + thread number + '-' */
+	_Static_assert(sizeof(sd.prefix) >= sizeof(l->c.g.prefix), "sidecar prefix too short");
+	memcpy(sd.prefix, l->c.g.prefix, sizeof(sd.prefix) - 1);
 	/* page cache survives a killed process: no fsync needed */
 	if (l->side_fd >= 0 && pwrite(l->side_fd, &sd, sizeof(sd), 0) != sizeof(sd))
 		snprintf(l->err, sizeof(l->err), "sidecar write failed: %s", strerror(errno));
