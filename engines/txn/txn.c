@@ -316,7 +316,7 @@ static int fio_txn_init(struct thread_data *td)
 	}
 	tx->io_ok = 1;
 	tx->io.dblwr = tx->db->c.dblwr;
-	tx->io.dw_name = tx->db->c.log.rl.g.flavor == RL_MARIADB ? "ibdata1" : "#ib_16384_0.dblwr";
+	tx->io.dw_name = txn_db_dw_name(tx->db);
 	tx->io.dw_off = (uint64_t)(td->thread_number % 128) * tx->db->g.bs;
 	tx->rnd = (td->o.rand_seed ? td->o.rand_seed : 0x9e3779b97f4a7c15ull) * 2654435761ull +
 		  td->thread_number;

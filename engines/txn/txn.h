@@ -17,6 +17,7 @@
 
 #include "pgpage/pgpage.h"
 #include "redolog/redolog.h"
+#include "store/owner.h"
 #include "store/store.h"
 
 enum txn_profile_id { TP_TPCB, TP_OLTP_RW, TP_INSERT, TP_READ_ONLY, TP_NR };
@@ -123,6 +124,7 @@ void txn_io_free(struct txn_io *io);
 int txn_io_page(struct txn_io *io, uint64_t gpage, int write);
 
 /* ---- the shared log ---- */
+#define TXN_BINLOG	"binlog.000001"	/* the mysql flavor's binlog (wraps at max_binlog_size) */
 struct txn_log_cfg {
 	struct rl_cfg rl;
 	int postgres;
@@ -210,6 +212,8 @@ struct txn_db {
 	struct pg_ckpt *ck;
 	struct txn_log log;
 	struct txn_locks locks;
+	struct owner own, wown;		/* the names claimed in the directory, and in waldir= */
+	int own_ok;
 	atomic_ullong append_rows[TXN_MAX_TABLES];
 	uint64_t ck_stats[3];		/* checkpoints, pages written, fsyncs (after close) */
 	char store_root[4096];
@@ -220,5 +224,7 @@ struct txn_db *txn_db_attach(const struct txn_db_cfg *c, char *err, size_t errle
 /* Last connection out closes it; returns 1 when this call closed it (summary printed to f). */
 int txn_db_detach(struct txn_db *db, FILE *f);
 uint64_t txn_db_gpage(const struct txn_db *db, unsigned int table, uint64_t page);
+/* The doublewrite file's name: "#ib_16384_0.dblwr" (mysql) or "ibdata1" (mariadb). */
+const char *txn_db_dw_name(const struct txn_db *db);
 
 #endif

@@ -133,6 +133,66 @@ static int prewarm(struct txn_db *db, char *err, size_t errlen)
 	return ret < 0 ? ret : 0;
 }
 
+/* InnoDB's doublewrite file: MySQL 8.0.20+ its own file, MariaDB an area of ibdata1. */
+const char *txn_db_dw_name(const struct txn_db *db)
+{
+	return db->c.log.rl.g.flavor == RL_MARIADB ? "ibdata1" : "#ib_16384_0.dblwr";
+}
+
+/*
+ * The tables' segment files, the doublewrite file and the binlog carry a real
+ * database's names: claim them as redolog and pgpage claim theirs (owner.h),
+ * every name checked before any claim, so a directory holding a database's own
+ * file is refused before anything in it is created, truncated or written.
+ */
+static int claim_name(struct owner *o, const char *name, unsigned int pass,
+		      const struct owner **failed)
+{
+	int ret = pass ? owner_claim(o, name, 0) : owner_check(o, name);
+
+	if (ret)
+		*failed = o;
+	return ret;
+}
+
+static int claim(struct txn_db *db, char *err, size_t errlen)
+{
+	struct owner *o = &db->own, *lo = db->ws ? &db->wown : &db->own;
+	const struct owner *failed = o;
+	const struct pg_geom *g = &db->g;
+	char name[64], line[72];
+	unsigned int r, k, pass;
+	int ret;
+
+	db->own_ok = 1;
+	ret = owner_init(o, db->s);
+	if (!ret && db->ws && (ret = owner_init(lo, db->ws)))
+		failed = lo;
+	for (pass = 0; !ret && pass < 2; pass++) {
+		for (r = 0; !ret && r < g->relations; r++) {	/* as pgpage: "<relfilenode>.*" */
+			pg_seg_name(g, pg_seg_index(g, r, 0), name, sizeof(name));
+			snprintf(line, sizeof(line), "%s.*", name);
+			for (k = 0; !ret && !pass && k < g->segs_per_rel; k++) {
+				pg_seg_name(g, pg_seg_index(g, r, k), name, sizeof(name));
+				ret = owner_check(o, name);
+			}
+			if (pass)
+				ret = owner_claim_set(o, line, NULL, 0, 0);
+		}
+		if (!ret && db->c.dblwr)
+			ret = claim_name(o, txn_db_dw_name(db), pass, &failed);
+		if (!ret && db->c.log.log_bin)
+			ret = claim_name(lo, TXN_BINLOG, pass, &failed);
+	}
+	if (!ret && (ret = owner_sync(o)))
+		failed = o;
+	if (!ret && lo != o && (ret = owner_sync(lo)))
+		failed = lo;
+	if (ret)
+		snprintf(err, errlen, "%s", failed->err);
+	return ret;
+}
+
 static int db_open(struct txn_db *db, char *err, size_t errlen)
 {
 	struct pg_ckpt_conf cc = db->c.ckpt;
@@ -147,6 +207,23 @@ static int db_open(struct txn_db *db, char *err, size_t errlen)
 	ret = store_init(&db->s, &db->c.store, err, errlen);
 	if (ret)
 		return ret;
+	if (db->c.waldir[0]) {
+		struct store_config wc = db->c.store;
+
+		wc.root = db->c.waldir;
+		ret = store_init(&db->ws, &wc, err, errlen);
+		if (ret)
+			return ret;
+	}
+	/* every name checked (ours, then the log's) before any file is created */
+	ret = claim(db, err, errlen);
+	if (ret)
+		return ret;
+	ret = txn_log_open(&db->log, db->ws ? db->ws : db->s, &db->c.log);
+	if (ret) {
+		snprintf(err, errlen, "log: %s", db->log.err);
+		return ret;
+	}
 	if (db->c.prefill && (ret = load(db, err, errlen)))
 		return ret;
 	if (txn_pool_init(&db->pool, (uint32_t)nframes, &db->g, db->c.fpw)) {
@@ -160,19 +237,6 @@ static int db_open(struct txn_db *db, char *err, size_t errlen)
 	if (ret)
 		return ret;
 	db->pool.ck = db->ck;
-	if (db->c.waldir[0]) {
-		struct store_config wc = db->c.store;
-
-		wc.root = db->c.waldir;
-		ret = store_init(&db->ws, &wc, err, errlen);
-		if (ret)
-			return ret;
-	}
-	ret = txn_log_open(&db->log, db->ws ? db->ws : db->s, &db->c.log);
-	if (ret) {
-		snprintf(err, errlen, "log: %s", db->log.err);
-		return ret;
-	}
 	db->log.ck = db->ck;
 	return db->c.prewarm ? prewarm(db, err, errlen) : 0;
 }
@@ -181,9 +245,6 @@ static void db_close(struct txn_db *db)
 {
 	txn_log_close(&db->log);
 	db->log.ck = NULL;
-	if (db->ws)
-		store_exit(db->ws);
-	db->ws = NULL;
 	if (db->ck) {
 		pg_ckpt_stop(db->ck, 0);
 		db->ck_stats[0] = db->ck->checkpoints;
@@ -194,7 +255,15 @@ static void db_close(struct txn_db *db)
 		db->ck = NULL;
 	}
 	txn_pool_free(&db->pool);
+	if (db->ws)
+		store_exit(db->ws);
+	db->ws = NULL;
 	txn_locks_free(&db->locks);
+	if (db->own_ok) {
+		owner_exit(&db->own);
+		owner_exit(&db->wown);
+	}
+	db->own_ok = 0;
 	if (db->s)
 		store_exit(db->s);
 	db->s = NULL;

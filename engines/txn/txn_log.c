@@ -234,11 +234,12 @@ static void *timer_main(void *arg)
 
 static int open_binlog(struct txn_log *l)
 {
-	int ret = store_open(l->s, "binlog.000001", O_RDWR | O_CREAT | O_TRUNC, 0640,
+	/* claimed by txn_db.c before: O_TRUNC only ever empties dbfio's own binlog */
+	int ret = store_open(l->s, TXN_BINLOG, O_RDWR | O_CREAT | O_TRUNC, 0640,
 			     64ull << 20, &l->binlog);
 
 	if (ret)
-		snprintf(l->err, sizeof(l->err), "open(binlog.000001) failed: %s", strerror(-ret));
+		snprintf(l->err, sizeof(l->err), "open(%s) failed: %s", TXN_BINLOG, strerror(-ret));
 	return ret;
 }
 
