@@ -1,5 +1,5 @@
 #!/bin/bash
-# Description: txn with one connection flushes the log once per commit (strace counts fdatasync: postgres, mariadb); innodb_flush_log_at_trx_commit=2 writes per commit and flushes about once a second, =0 writes about once a second; mysql's binlog: one fdatasync per group (sync_binlog=1) or per 5 (=5)
+# Description: txn with one connection flushes the log once per commit (strace counts fdatasync: postgres, mariadb); innodb_flush_log_at_trx_commit=2 writes per commit and flushes about once a second, =0 writes about once a second; mysql's binlog: one fdatasync per group (sync_binlog=1) or per 5 (=5), with trx_commit 2 and 0 too; its writes stay below max_binlog_size (it wraps)
 # Timeout: 200
 . "$(dirname "$0")/lib.sh"
 E=$B/txn.so
@@ -61,3 +61,39 @@ for sb in 1 5; do
 	[ "$bl" = $((50 / sb)) ] || fail "$n: $bl binlog fdatasync for 50 commits with sync_binlog=$sb"
 	ok "$n: 50 commits, $redo redo fsyncs (2 at creation), $bl binlog fdatasync (strace)"
 done
+
+# trx_commit 2 and 0 with the binlog: MySQL's ordered_commit still writes and
+# syncs the binlog for every commit group (1 connection: every commit); only the
+# redo flush waits for the once-a-second timer
+for tc in 2 0; do
+	n=mysql-binlog-tc$tc
+	mkdir -p "$TMP/$n"
+	strace -f -qq -y -e trace=fsync,fdatasync -o "$TMP/$n.strace" "$FIO" --output=/dev/null \
+		--name=$n --ioengine="external:$E" --directory="$TMP/$n" --rw=write --flavor=mysql \
+		--innodb_log_file_size=2m --log_bin=1 --sync_binlog=1 --innodb_flush_log_at_trx_commit=$tc \
+		--number_ios=50 --txn_profile=oltp_read_write 2>"$TMP/$n.err" || { cat "$TMP/$n.err"; fail "$n: fio failed"; }
+	redo=$(grep -c "^[0-9]* *fsync(.*ib_logfile" "$TMP/$n.strace")
+	bl=$(grep -c "^[0-9]* *fdatasync(.*binlog" "$TMP/$n.strace")
+	[ "$bl" = 50 ] || fail "$n: $bl binlog fdatasync for 50 commits (sync_binlog=1: one per commit group)"
+	# 2 at creation, about one a second and one at shutdown
+	[ "$redo" -le $((2 + 5)) ] || fail "$n: $redo redo fsyncs for 50 commits (trx_commit=$tc: about once a second)"
+	ok "$n: 50 commits, $bl binlog fdatasync, $redo redo fsyncs (2 at creation) (strace)"
+done
+
+# max_binlog_size: the binlog wraps (MySQL rotates) instead of growing past it
+# (store=rbd: past its extent every commit failed with EFBIG)
+n=mysql-binlog-wrap
+mkdir -p "$TMP/$n"
+strace -f -qq -y -e trace=pwrite64 -o "$TMP/$n.strace" "$FIO" --output=/dev/null \
+	--name=$n --ioengine="external:$E" --directory="$TMP/$n" --rw=write --flavor=mysql \
+	--innodb_log_file_size=2m --log_bin=1 --max_binlog_size=8k --number_ios=50 \
+	--txn_profile=oltp_read_write 2>"$TMP/$n.err" || { cat "$TMP/$n.err"; fail "$n: fio failed"; }
+# pwrite64(fd</path/binlog.000001>, "..."..., LEN, OFF) = LEN
+read -r w maxend zero <<<"$(grep "^[0-9]* *pwrite64(.*binlog.000001>" "$TMP/$n.strace" |
+	sed -E 's/.*, ([0-9]+), ([0-9]+)\) += [0-9]+$/\1 \2/' |
+	awk '{ w++; if ($1 + $2 > m) m = $1 + $2; if ($2 == 0) z++ } END { print w + 0, m + 0, z + 0 }')"
+size=$(stat -c %s "$TMP/$n/binlog.000001")
+[ "$w" -ge 50 ] || fail "$n: $w binlog writes for 50 commits"
+[ "$maxend" -le 8192 ] && [ "$size" -le 8192 ] || fail "$n: a binlog write reached byte $maxend, file size $size (max_binlog_size=8k)"
+[ "$zero" -ge 2 ] || fail "$n: the binlog never wrapped ($zero writes at offset 0)"
+ok "$n: $w binlog writes, none past byte $maxend of 8192, $zero at offset 0, file $size bytes (strace, stat)"

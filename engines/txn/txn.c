@@ -62,6 +62,7 @@ struct txn_options {
 	unsigned long long log_file_size;
 	unsigned int log_bin;
 	unsigned int sync_binlog;
+	unsigned long long max_binlog;
 	unsigned int checkpoint_timeout;
 	unsigned int prefill;
 	unsigned int prewarm;
@@ -136,6 +137,9 @@ static struct fio_option options[] = {
 		"mysql/mariadb: write a binlog, group-committed after the redo log", "0"),
 	FIO_ENGINE_RANGE(T, "sync_binlog", FIO_OPT_INT, sync_binlog,
 		"mysql/mariadb: fdatasync the binlog every N commit groups (0: never)", "1", 0, 1000000),
+	FIO_ENGINE_RANGE(T, "max_binlog_size", FIO_OPT_ULL, max_binlog,
+		"mysql/mariadb: the binlog wraps to its start at this size, where MySQL rotates to a "
+		"new file (4k..1G; MySQL's default is 1G; store=rbd reserves it)", "64M", 4096, 1ull << 30),
 	FIO_ENGINE_RANGE(T, "checkpoint_timeout", FIO_OPT_INT, checkpoint_timeout,
 		"Seconds between checkpoints (pgpage's checkpointer; 0: none)", "300", 0, 86400),
 	FIO_ENGINE_BOOL(T, "txn_prefill", prefill,
@@ -214,6 +218,7 @@ static int log_cfg(struct txn_options *o, struct txn_db_cfg *c)
 	l->commit_siblings = o->commit_siblings;
 	l->log_bin = o->log_bin;
 	l->sync_binlog = o->sync_binlog;
+	l->max_binlog = o->max_binlog;
 	l->debug_flush_ns = o->debug_flush * 1000;
 	l->group_trace = o->group_trace && *o->group_trace ? o->group_trace : NULL;
 	return 0;

@@ -132,13 +132,14 @@ struct txn_log_cfg {
 	unsigned int commit_siblings;
 	int log_bin;			/* mysql: a binlog, group-committed with the redo log */
 	unsigned int sync_binlog;	/* fsync the binlog every N groups (0: never) */
+	uint64_t max_binlog;		/* the binlog wraps here (MySQL rotates at max_binlog_size) */
 	uint64_t debug_flush_ns;	/* test: each flush takes this much longer */
 	const char *group_trace;	/* local file: one line per flush, its group size */
 	uint64_t ckpt_wal;		/* postgres: request a checkpoint every this many WAL bytes (0: no) */
 };
 
 struct txn_log_stats {
-	uint64_t commits, flushes, writes, delays, binlog_syncs, max_group, wal_ckpts;
+	uint64_t commits, flushes, writes, delays, binlog_syncs, binlog_wraps, max_group, wal_ckpts;
 	uint64_t hist[9];		/* group sizes 1,2,3-4,5-8,...,>128 */
 };
 
@@ -154,6 +155,7 @@ struct txn_log {
 	uint64_t nrec, nrec_flushed;	/* records appended / covered by a flush */
 	struct store_file *binlog;
 	uint64_t binlog_off, binlog_pending, binlog_groups;
+	uint64_t binlog_queued, binlog_done;	/* binlog bytes of all commits / written by a leader */
 	pthread_t timer;
 	int timer_on, stop;
 	atomic_uint active;		/* connections inside a transaction */

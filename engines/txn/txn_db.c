@@ -328,7 +328,7 @@ static void summary(struct txn_db *db, FILE *f)
 
 	fprintf(f, "txn: database %s: profile=%s flavor=%s commits=%llu flushes=%llu "
 		"avg_group=%.2f max_group=%llu groups[1,2,3-4,5-8,9-16,17-32,33-64,65-128,>128]="
-		"%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu commit_delays=%llu binlog_syncs=%llu "
+		"%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu commit_delays=%llu binlog_syncs=%llu binlog_wraps=%llu "
 		"pool_pages=%u hits=%llu misses=%llu hit_ratio=%.4f reads=%llu evict_writes=%llu dblwr_writes=%llu fpis=%llu "
 		"checkpoints=%llu wal_checkpoint_requests=%llu ckpt_written=%llu ckpt_fsyncs=%llu "
 		"row_locks=%llu lock_waits=%llu lock_wait_ms=%.1f\n",
@@ -341,7 +341,8 @@ static void summary(struct txn_db *db, FILE *f)
 		(unsigned long long)ls->hist[4], (unsigned long long)ls->hist[5],
 		(unsigned long long)ls->hist[6], (unsigned long long)ls->hist[7],
 		(unsigned long long)ls->hist[8], (unsigned long long)ls->delays,
-		(unsigned long long)ls->binlog_syncs, db->pool.nframes,
+		(unsigned long long)ls->binlog_syncs, (unsigned long long)ls->binlog_wraps,
+		db->pool.nframes,
 		(unsigned long long)ps->hits, (unsigned long long)ps->misses,
 		acc ? (double)ps->hits / acc : 0.0, (unsigned long long)ps->reads,
 		(unsigned long long)ps->evict_writes, (unsigned long long)ps->dblwr_writes,

@@ -14,7 +14,8 @@
  * once a second, =0 does both once a second (a timer thread here, InnoDB's
  * log flusher). The mysql flavor's binlog (log_bin) is written by the
  * group's leader after the redo flush and fsynced every sync_binlog groups,
- * as MySQL's ordered_commit flush and sync stages do.
+ * as MySQL's ordered_commit flush and sync stages do; with trx_commit 0 or 2
+ * too (binlog_upto), whose groups the timer's redo flush does not wait for.
  *
  * Records are appended under the log's mutex; the write (pwrite from the
  * buffer) too, since it reads the buffer; the flush runs outside it, so
@@ -49,6 +50,15 @@ static int fail(struct txn_log *l, int ret, const char *what)
 	return ret;
 }
 
+/* A store call's failure: the call, the file and the cause. */
+static int fail_call(struct txn_log *l, int ret, const char *call, const char *name)
+{
+	char what[128];
+
+	snprintf(what, sizeof(what), "%s(%s) failed: %s", call, name, strerror(-ret));
+	return fail(l, ret, what);
+}
+
 static void group_stat(struct txn_log *l, uint64_t n)
 {
 	unsigned int b = 0;
@@ -78,7 +88,14 @@ static int write_locked(struct txn_log *l)
 	return 0;
 }
 
-/* Owner, without m: the binlog's share of a group (mysql). */
+/*
+ * Owner, without m: the binlog's share of a group (mysql). MySQL rotates to a
+ * new file at max_binlog_size (and purges old ones); the model wraps to the
+ * start of its one file instead: the same appends, and on store=rbd they stay
+ * in the extent the file was given (a write past it fails with EFBIG). A
+ * transaction's events are never split across the wrap, as MySQL never splits
+ * them across files.
+ */
 static int binlog_group(struct txn_log *l, uint64_t bytes)
 {
 	ssize_t r;
@@ -87,16 +104,22 @@ static int binlog_group(struct txn_log *l, uint64_t bytes)
 	while (bytes) {
 		uint64_t n = bytes < TXN_MAX_REC ? bytes : TXN_MAX_REC;
 
+		if (n > l->c.max_binlog)
+			n = l->c.max_binlog;
+		if (l->binlog_off + n > l->c.max_binlog) {
+			l->binlog_off = 0;
+			l->st.binlog_wraps++;
+		}
 		r = store_pwrite(l->s, l->binlog, zero_rec, n, l->binlog_off);
 		if (r < 0)
-			return fail(l, (int)r, "binlog pwrite failed");
+			return fail_call(l, (int)r, "pwrite", TXN_BINLOG);
 		l->binlog_off += n;
 		bytes -= n;
 	}
 	if (l->c.sync_binlog && ++l->binlog_groups % l->c.sync_binlog == 0) {
 		ret = store_fdatasync(l->s, l->binlog);
 		if (ret)
-			return fail(l, ret, "binlog fdatasync failed");
+			return fail_call(l, ret, "fdatasync", TXN_BINLOG);
 		l->st.binlog_syncs++;
 	}
 	return 0;
@@ -145,8 +168,11 @@ static int flush_upto(struct txn_log *l, uint64_t lsn)
 		end = l->rl.lsn;
 		n = l->nrec - l->nrec_flushed;
 		l->nrec_flushed = l->nrec;
-		binlog = l->binlog_pending;
-		l->binlog_pending = 0;
+		binlog = 0;
+		if (l->c.rl.trx_commit == 1) {	/* 0 and 2: binlog_upto's, per commit */
+			binlog = l->binlog_pending;
+			l->binlog_pending = 0;
+		}
 		ret = write_locked(l);
 		if (!ret)
 			ret = flush_unlocked(l, end, binlog);
@@ -173,6 +199,42 @@ static void disown(struct txn_log *l)
 	pthread_cond_broadcast(&l->cv);
 }
 
+/*
+ * innodb_flush_log_at_trx_commit 0 or 2 with the binlog: MySQL's
+ * ordered_commit still runs its flush stage (the group's redo write when =2,
+ * then the binlog write) and its sync stage (fdatasync every sync_binlog
+ * groups) for every commit group; only the redo flush waits for the timer. A
+ * committer whose events a leader has not written yet becomes the leader.
+ */
+static int binlog_upto(struct txn_log *l, uint64_t pos)
+{
+	uint64_t end, bytes;
+	int ret = 0;
+
+	while (l->binlog_done < pos && !l->error) {
+		if (l->busy) {
+			pthread_cond_wait(&l->cv, &l->m);
+			continue;
+		}
+		l->busy = 1;
+		if (l->c.rl.trx_commit == 2 && l->written_lsn < l->rl.lsn)
+			ret = write_locked(l);
+		end = l->binlog_queued;
+		bytes = l->binlog_pending;
+		l->binlog_pending = 0;
+		pthread_mutex_unlock(&l->m);
+		if (!ret)
+			ret = binlog_group(l, bytes);
+		pthread_mutex_lock(&l->m);
+		if (!ret)
+			l->binlog_done = end;
+		disown(l);
+		if (ret)
+			break;
+	}
+	return l->error ? l->error : ret;
+}
+
 int txn_log_commit(struct txn_log *l, uint32_t bytes, uint32_t binlog_bytes)
 {
 	uint64_t my;
@@ -195,6 +257,7 @@ int txn_log_commit(struct txn_log *l, uint32_t bytes, uint32_t binlog_bytes)
 		l->nrec++;
 		l->st.commits++;
 		l->binlog_pending += l->c.log_bin ? binlog_bytes : 0;
+		l->binlog_queued += l->c.log_bin ? binlog_bytes : 0;
 		my = l->rl.lsn;
 		if (l->c.ckpt_wal && l->ck && my - l->ckpt_from >= l->c.ckpt_wal) {
 			/* max_wal_size: CheckPointSegments of WAL since the last one */
@@ -204,6 +267,8 @@ int txn_log_commit(struct txn_log *l, uint32_t bytes, uint32_t binlog_bytes)
 		}
 		if (l->c.rl.trx_commit == 1)
 			ret = flush_upto(l, my);
+		else if (l->c.log_bin)
+			ret = binlog_upto(l, l->binlog_queued);
 		else if (l->c.rl.trx_commit == 2 && l->written_lsn < my) {
 			own(l);
 			ret = write_locked(l);
@@ -236,7 +301,7 @@ static int open_binlog(struct txn_log *l)
 {
 	/* claimed by txn_db.c before: O_TRUNC only ever empties dbfio's own binlog */
 	int ret = store_open(l->s, TXN_BINLOG, O_RDWR | O_CREAT | O_TRUNC, 0640,
-			     64ull << 20, &l->binlog);
+			     l->c.max_binlog, &l->binlog);
 
 	if (ret)
 		snprintf(l->err, sizeof(l->err), "open(%s) failed: %s", TXN_BINLOG, strerror(-ret));
