@@ -97,3 +97,21 @@ size=$(stat -c %s "$TMP/$n/binlog.000001")
 [ "$maxend" -le 8192 ] && [ "$size" -le 8192 ] || fail "$n: a binlog write reached byte $maxend, file size $size (max_binlog_size=8k)"
 [ "$zero" -ge 2 ] || fail "$n: the binlog never wrapped ($zero writes at offset 0)"
 ok "$n: $w binlog writes, none past byte $maxend of 8192, $zero at offset 0, file $size bytes (strace, stat)"
+
+# a binlog write that fails says why; RLIMIT_FSIZE stands in for store=rbd's
+# extent (3000 kB: past the 2 MB redo files, below 4000 commits of binlog)
+efbig() {	# efbig NAME ARGS...: 4000 commits, no flush waits, file size limit 3000 kB
+	local n=$1; shift
+	mkdir -p "$TMP/$n"
+	(trap '' XFSZ; ulimit -f 3000; exec "$FIO" --output=/dev/null --name=$n --ioengine="external:$E" \
+		--directory="$TMP/$n" --rw=write --flavor=mysql --innodb_log_file_size=2m --log_bin=1 \
+		--sync_binlog=0 --innodb_flush_log_at_trx_commit=0 --txn_profile=oltp_read_write \
+		--table_size=1000 --number_ios=4000 "$@") >"$TMP/$n.out" 2>&1
+}
+efbig efbig && { cat "$TMP/efbig.out"; fail "efbig: 4.4 MB of binlog under a 3000 kB file size limit did not fail"; }
+grep -qx "txn: log: pwrite(binlog.000001) failed: File too large" "$TMP/efbig.out" ||
+	{ cat "$TMP/efbig.out"; fail "efbig: no 'txn: log: pwrite(binlog.000001) failed: File too large' line"; }
+ok "efbig: $(grep "binlog.000001" "$TMP/efbig.out")"
+efbig efbig-wrap --max_binlog_size=2m || { cat "$TMP/efbig-wrap.out"; fail "efbig-wrap: max_binlog_size=2m under a 3000 kB limit failed"; }
+grep -q "commits=4000 .*binlog_wraps=[1-9]" "$TMP/efbig-wrap.out" || { cat "$TMP/efbig-wrap.out"; fail "efbig-wrap: not 4000 commits"; }
+ok "efbig-wrap: max_binlog_size=2m: 4000 commits, binlog $(stat -c %s "$TMP/efbig-wrap/binlog.000001") bytes"
