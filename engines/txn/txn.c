@@ -214,7 +214,7 @@ static int log_cfg(struct txn_options *o, struct txn_db_cfg *c)
 		REFUSE("log_bin=1: only flavor=mysql or mariadb has a binlog\n");
 	/* PostgreSQL's CheckPointSegments: max_wal_size / (1 + checkpoint_completion_target) */
 	l->ckpt_wal = l->postgres ? (uint64_t)(o->max_wal_size / 1.9) : 0;
-	l->commit_delay_ns = o->commit_delay * 1000;
+	l->commit_delay_ns = l->postgres ? o->commit_delay * 1000 : 0;	/* PostgreSQL's */
 	l->commit_siblings = o->commit_siblings;
 	l->log_bin = o->log_bin;
 	l->sync_binlog = o->sync_binlog;
@@ -262,6 +262,45 @@ static int txn_config(struct thread_data *td, struct txn_db_cfg *c)
 	return 0;
 }
 
+#define IGNORED(cond, fmt, ...)								\
+	do {										\
+		if (cond)								\
+			fprintf(stderr, "txn: " fmt ": ignored with flavor=%s (a %s setting)\n", \
+				__VA_ARGS__, fl, pg ? "MySQL/MariaDB" : "PostgreSQL");	\
+	} while (0)
+
+/*
+ * One line per option the flavor has no use for, set to other than its
+ * default. On stderr, not log_err(): with --output= fio copies log_err()
+ * into the output file, and a warning must not break the JSON there.
+ */
+static void ignored(const struct txn_options *o)
+{
+	const char *fl = rl_flavor_name(o->flavor);
+	int pg = o->flavor == RL_POSTGRES;
+
+	if (pg) {
+		IGNORED(o->trx_commit != 1, "innodb_flush_log_at_trx_commit=%u", o->trx_commit);
+		IGNORED(o->flush_method, "innodb_flush_method=%s",
+			o->flush_method == RL_IM_FSYNC ? "fsync" :
+			o->flush_method == RL_IM_O_DSYNC ? "O_DSYNC" : "O_DIRECT");
+		IGNORED(o->log_file_size, "innodb_log_file_size=%llu", o->log_file_size);
+		IGNORED(o->innodb_pool != 128 << 20, "innodb_buffer_pool_size=%llu", o->innodb_pool);
+		IGNORED(!o->doublewrite, "innodb_doublewrite=%u", o->doublewrite);
+		IGNORED(o->sync_binlog != 1, "sync_binlog=%u", o->sync_binlog);
+		IGNORED(o->max_binlog != 64 << 20, "max_binlog_size=%llu", o->max_binlog);
+		return;
+	}
+	IGNORED(o->commit_delay, "commit_delay=%lluus", o->commit_delay);
+	IGNORED(o->commit_siblings != 5, "commit_siblings=%u", o->commit_siblings);
+	IGNORED(o->shared_buffers != 128 << 20, "shared_buffers=%llu", o->shared_buffers);
+	IGNORED(o->wal_sync_method != RL_WM_FDATASYNC, "wal_sync_method=%s",
+		o->wal_sync_method == RL_WM_FSYNC ? "fsync" :
+		o->wal_sync_method == RL_WM_OPEN_DATASYNC ? "open_datasync" : "open_sync");
+	IGNORED(o->max_wal_size != 1 << 30, "max_wal_size=%llu", o->max_wal_size);
+	IGNORED(!o->fpw, "full_page_writes=%u", o->fpw);
+}
+
 static int fio_txn_setup(struct thread_data *td)
 {
 	struct txn_options *o = td->eo;
@@ -272,6 +311,7 @@ static int fio_txn_setup(struct thread_data *td)
 
 	if (fio_store_setup(td, "txn", &o->so))
 		return 1;
+	ignored(o);
 	c = malloc(sizeof(*c));
 	if (!c)
 		return 1;

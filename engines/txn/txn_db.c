@@ -269,13 +269,48 @@ static void db_close(struct txn_db *db)
 	db->s = NULL;
 }
 
-static int same_cfg(const struct txn_db_cfg *a, const struct txn_db_cfg *b)
+/* The option in which two jobs naming one database differ first; NULL: none. */
+static const char *cfg_diff(const struct txn_db_cfg *a, const struct txn_db_cfg *b)
 {
-	return a->prof.id == b->prof.id && a->page_size == b->page_size &&
-	       a->pool_bytes == b->pool_bytes && a->prof.t[0].rows == b->prof.t[0].rows &&
-	       a->log.rl.trx_commit == b->log.rl.trx_commit &&
-	       a->log.rl.g.flavor == b->log.rl.g.flavor && a->log.log_bin == b->log.log_bin &&
-	       !strcmp(a->waldir, b->waldir);
+	const struct txn_log_cfg *x = &a->log, *y = &b->log;
+	int pg = x->postgres;
+
+	if (x->rl.g.flavor != y->rl.g.flavor)
+		return "flavor";
+	if (a->prof.id != b->prof.id)
+		return "txn_profile";
+	if (a->prof.t[0].rows != b->prof.t[0].rows)
+		return a->prof.id == TP_TPCB ? "scale" : "table_size";
+	if (a->pool_bytes != b->pool_bytes)
+		return pg ? "shared_buffers" : "innodb_buffer_pool_size";
+	if (a->prof.log_bytes != b->prof.log_bytes)
+		return "txn_log_bytes";
+	if (strcmp(a->waldir, b->waldir))
+		return "waldir";
+	if (x->rl.trx_commit != y->rl.trx_commit)
+		return "innodb_flush_log_at_trx_commit";
+	if (x->rl.flush != y->rl.flush || x->rl.open_flags != y->rl.open_flags)
+		return pg ? "wal_sync_method" : "innodb_flush_method";
+	if (x->rl.g.file_size != y->rl.g.file_size || x->rl.g.nfiles != y->rl.g.nfiles)
+		return pg ? "wal_segment_size or wal_segments" : "innodb_log_file_size";
+	if (x->ckpt_wal != y->ckpt_wal)
+		return "max_wal_size";
+	if (x->commit_delay_ns != y->commit_delay_ns || x->commit_siblings != y->commit_siblings)
+		return "commit_delay or commit_siblings";
+	if (x->log_bin != y->log_bin || x->sync_binlog != y->sync_binlog ||
+	    x->max_binlog != y->max_binlog)
+		return "log_bin, sync_binlog or max_binlog_size";
+	if (a->fpw != b->fpw)
+		return "full_page_writes";
+	if (a->dblwr != b->dblwr)
+		return "innodb_doublewrite";
+	if (a->row_locks != b->row_locks)
+		return "row_locks";
+	if (a->ckpt.timeout_ns != b->ckpt.timeout_ns)
+		return "checkpoint_timeout";
+	if (x->debug_flush_ns != y->debug_flush_ns)
+		return "debug_flush_delay";
+	return NULL;
 }
 
 struct txn_db *txn_db_attach(const struct txn_db_cfg *c, char *err, size_t errlen)
@@ -287,10 +322,12 @@ struct txn_db *txn_db_attach(const struct txn_db_cfg *c, char *err, size_t errle
 		if (!strcmp(db->c.key, c->key))
 			break;
 	if (db) {
-		if (!same_cfg(&db->c, c)) {
-			snprintf(err, errlen, "database %s is already open with other settings "
-				 "(profile, pool, flavor, trx_commit, waldir): give each its own directory "
-				 "or txn_db_prefix", c->key);
+		const char *opt = cfg_diff(&db->c, c);
+
+		if (opt) {
+			snprintf(err, errlen, "database %s is already open by another job with another "
+				 "%s: the jobs of one store and directory are the connections of one "
+				 "database; give this job its own directory", c->key, opt);
 			db = NULL;
 		} else {
 			db->refs++;
