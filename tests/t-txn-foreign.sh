@@ -1,5 +1,5 @@
 #!/bin/bash
-# Description: txn never creates, truncates or writes a database-named file it did not create (binlog.000001, #ib_16384_0.dblwr, ibdata1 with waldir=, a table file 16384): one line naming it, sha256sum unchanged, nothing created beside it; reruns on the engine's own files work
+# Description: txn never creates, truncates or writes a database-named file it did not create (binlog.000001, #ib_16384_0.dblwr, ibdata1 with waldir=, a table file 16384; a foreign ib_logfile0, refused by redolog after txn's names were checked): one line naming it, sha256sum unchanged, nothing created beside it (no marker either); reruns on the engine's own files work
 # Timeout: 200
 . "$(dirname "$0")/lib.sh"
 E=$B/txn.so
@@ -17,7 +17,7 @@ refuse() {
 	sum=$(sha256sum "$dir/$file" | cut -d' ' -f1)
 	"$FIO" --name=r$n --directory="$dir" "$@" >"$TMP/r$n.out" 2>&1 && { cat "$TMP/r$n.out"; fail "$file: the run did not refuse"; }
 	crash_check r$n $? "$TMP/r$n.out"
-	grep -q "^txn: $file exists and dbfio did not create it" "$TMP/r$n.out" || { cat "$TMP/r$n.out"; fail "$file: no 'txn: $file exists ...' line"; }
+	grep -q "^txn: \(log: \)\?$file exists and dbfio did not create it" "$TMP/r$n.out" || { cat "$TMP/r$n.out"; fail "$file: no 'txn: $file exists ...' line"; }
 	[ "$(sha256sum "$dir/$file" | cut -d' ' -f1)" = "$sum" ] || fail "$file: written (sha256sum changed)"
 	left=$(ls -A "$dir")
 	[ "$left" = "$file" ] || fail "$file: the refused run left in $dir: $(echo $left)"
@@ -43,6 +43,11 @@ foreign "$TMP/rel/16384" 8192
 refuse "$TMP/rel" 16384 $PG
 foreign "$TMP/rel2/16385" 8192
 refuse "$TMP/rel2" 16385 $MY
+
+# a redo log of its own (MySQL before 8.0.30, MariaDB): redolog's writer refuses
+# it after txn's names were checked; no claim of them may be left behind either
+foreign "$TMP/redo/ib_logfile0" 2097152
+refuse "$TMP/redo" ib_logfile0 $MY
 
 # the engine's own files: a second run in the same directory works
 rerun() {	# rerun NAME ARGS...

@@ -168,6 +168,8 @@ struct txn_log {
 };
 
 int txn_log_open(struct txn_log *l, struct store *s, const struct txn_log_cfg *c);
+/* log_bin: create (or empty) the binlog; the caller has claimed its name. */
+int txn_log_open_binlog(struct txn_log *l);
 void txn_log_close(struct txn_log *l);
 /* Append the transaction's records and wait until the commit is as durable as configured. */
 int txn_log_commit(struct txn_log *l, uint32_t bytes, uint32_t binlog_bytes);

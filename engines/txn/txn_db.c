@@ -139,12 +139,6 @@ const char *txn_db_dw_name(const struct txn_db *db)
 	return db->c.log.rl.g.flavor == RL_MARIADB ? "ibdata1" : "#ib_16384_0.dblwr";
 }
 
-/*
- * The tables' segment files, the doublewrite file and the binlog carry a real
- * database's names: claim them as redolog and pgpage claim theirs (owner.h),
- * every name checked before any claim, so a directory holding a database's own
- * file is refused before anything in it is created, truncated or written.
- */
 static int claim_name(struct owner *o, const char *name, unsigned int pass,
 		      const struct owner **failed)
 {
@@ -155,38 +149,46 @@ static int claim_name(struct owner *o, const char *name, unsigned int pass,
 	return ret;
 }
 
-static int claim(struct txn_db *db, char *err, size_t errlen)
+/*
+ * The tables' segment files, the doublewrite file and the binlog carry a real
+ * database's names: claim them as redolog and pgpage claim theirs (owner.h).
+ * Pass 0 checks every name, and runs before redolog checks the log's; pass 1
+ * claims them (made durable), after the log's check and before any of them is
+ * created. So a directory holding one of a database's own files is refused
+ * before anything in it is created, truncated or written.
+ */
+static int claim(struct txn_db *db, unsigned int pass, char *err, size_t errlen)
 {
 	struct owner *o = &db->own, *lo = db->ws ? &db->wown : &db->own;
 	const struct owner *failed = o;
 	const struct pg_geom *g = &db->g;
 	char name[64], line[72];
-	unsigned int r, k, pass;
-	int ret;
+	unsigned int r, k;
+	int ret = 0;
 
-	db->own_ok = 1;
-	ret = owner_init(o, db->s);
-	if (!ret && db->ws && (ret = owner_init(lo, db->ws)))
-		failed = lo;
-	for (pass = 0; !ret && pass < 2; pass++) {
-		for (r = 0; !ret && r < g->relations; r++) {	/* as pgpage: "<relfilenode>.*" */
-			pg_seg_name(g, pg_seg_index(g, r, 0), name, sizeof(name));
-			snprintf(line, sizeof(line), "%s.*", name);
-			for (k = 0; !ret && !pass && k < g->segs_per_rel; k++) {
-				pg_seg_name(g, pg_seg_index(g, r, k), name, sizeof(name));
-				ret = owner_check(o, name);
-			}
-			if (pass)
-				ret = owner_claim_set(o, line, NULL, 0, 0);
-		}
-		if (!ret && db->c.dblwr)
-			ret = claim_name(o, txn_db_dw_name(db), pass, &failed);
-		if (!ret && db->c.log.log_bin)
-			ret = claim_name(lo, TXN_BINLOG, pass, &failed);
+	if (!pass) {
+		db->own_ok = 1;
+		ret = owner_init(o, db->s);
+		if (!ret && db->ws && (ret = owner_init(lo, db->ws)))
+			failed = lo;
 	}
-	if (!ret && (ret = owner_sync(o)))
+	for (r = 0; !ret && r < g->relations; r++) {	/* as pgpage: "<relfilenode>.*" */
+		pg_seg_name(g, pg_seg_index(g, r, 0), name, sizeof(name));
+		snprintf(line, sizeof(line), "%s.*", name);
+		for (k = 0; !ret && !pass && k < g->segs_per_rel; k++) {
+			pg_seg_name(g, pg_seg_index(g, r, k), name, sizeof(name));
+			ret = owner_check(o, name);
+		}
+		if (pass)
+			ret = owner_claim_set(o, line, NULL, 0, 0);
+	}
+	if (!ret && db->c.dblwr)
+		ret = claim_name(o, txn_db_dw_name(db), pass, &failed);
+	if (!ret && db->c.log.log_bin)
+		ret = claim_name(lo, TXN_BINLOG, pass, &failed);
+	if (!ret && pass && (ret = owner_sync(o)))
 		failed = o;
-	if (!ret && lo != o && (ret = owner_sync(lo)))
+	if (!ret && pass && lo != o && (ret = owner_sync(lo)))
 		failed = lo;
 	if (ret)
 		snprintf(err, errlen, "%s", failed->err);
@@ -216,10 +218,14 @@ static int db_open(struct txn_db *db, char *err, size_t errlen)
 			return ret;
 	}
 	/* every name checked (ours, then the log's) before any file is created */
-	ret = claim(db, err, errlen);
+	ret = claim(db, 0, err, errlen);
 	if (ret)
 		return ret;
 	ret = txn_log_open(&db->log, db->ws ? db->ws : db->s, &db->c.log);
+	if (!ret && (ret = claim(db, 1, err, errlen)))
+		return ret;
+	if (!ret && db->c.log.log_bin)
+		ret = txn_log_open_binlog(&db->log);
 	if (ret) {
 		snprintf(err, errlen, "log: %s", db->log.err);
 		return ret;

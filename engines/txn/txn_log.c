@@ -297,7 +297,7 @@ static void *timer_main(void *arg)
 	return NULL;
 }
 
-static int open_binlog(struct txn_log *l)
+int txn_log_open_binlog(struct txn_log *l)
 {
 	/* claimed by txn_db.c before: O_TRUNC only ever empties dbfio's own binlog */
 	int ret = store_open(l->s, TXN_BINLOG, O_RDWR | O_CREAT | O_TRUNC, 0640,
@@ -332,8 +332,6 @@ int txn_log_open(struct txn_log *l, struct store *s, const struct txn_log_cfg *c
 		return ret;
 	}
 	l->rl.linked = 0;	/* the write is under the mutex, the flush outside it */
-	if (c->log_bin && (ret = open_binlog(l)))
-		return ret;
 	if (c->rl.trx_commit != 1) {
 		ret = -pthread_create(&l->timer, NULL, timer_main, l);
 		if (ret) {
