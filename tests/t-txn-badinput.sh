@@ -46,9 +46,10 @@ bad "log_bin=1: only flavor=mysql or mariadb" --log_bin=1
 badfio --txn_log_bytes=100000
 echo "$n bad inputs refused"
 
-# two jobs of one database (one directory) with another setting: the second is refused naming it
+# two jobs of one database (one directory) with another setting: the second is refused
+# naming it (100 x 7 x 2 ms: the first is still open when fio inits the second in its thread)
 mkdir -p "$TMP/two"
-"$FIO" --ioengine="external:$E" --directory="$TMP/two" --rw=write --number_ios=5 --flavor=mysql \
+"$FIO" --ioengine="external:$E" --directory="$TMP/two" --rw=write --number_ios=100 --rtt=2ms --flavor=mysql \
 	--innodb_log_file_size=2m --log_bin=1 --name=one --sync_binlog=1 --name=two --sync_binlog=0 \
 	>"$TMP/two.out" 2>&1 && { cat "$TMP/two.out"; fail "two jobs, one database, sync_binlog 1 and 0: accepted"; }
 grep -q "^txn: database posix:$TMP/two is already open by another job with another log_bin, sync_binlog or max_binlog_size: .*give this job its own directory$" "$TMP/two.out" ||

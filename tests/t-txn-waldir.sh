@@ -51,7 +51,9 @@ done
 ok "store=cephfs and rbd refuse waldir= in one line"
 
 mkdir -p "$TMP/two/a" "$TMP/two/b" "$TMP/two/data"
-"$FIO" --ioengine="external:$E" --directory="$TMP/two/data" --rw=write --number_ios=5 --scale=1 \
+# long enough (>= 100 x 7 x 2 ms) that the first job is still open when the second
+# one's init runs (fio inits each job in its thread, after it is released)
+"$FIO" --ioengine="external:$E" --directory="$TMP/two/data" --rw=write --number_ios=100 --rtt=2ms --scale=1 \
 	--name=one --waldir="$TMP/two/a" --name=two --waldir="$TMP/two/b" >"$TMP/two.out" 2>&1
 grep -q "^txn: database posix:$TMP/two/data is already open by another job with another waldir: .* give this job its own directory$" "$TMP/two.out" ||
 	{ cat "$TMP/two.out"; fail "two connections of one database with other waldirs were not refused"; }
