@@ -53,13 +53,16 @@ profile_resolve() { # NAME: sets P_* (env knobs win)
 
 # One line for status and the result pages.
 profile_line() {
+    printf '%s, osd_op_complaint_time %s\n' "$(profile_id)" "${P_COMPLAINT:-30 (default)}"
+}
+# What a running cluster cannot change: everything but the complaint time.
+profile_id() {
     local disk=sparse\ file
     [ "$P_STORE" = filestore ] && disk="a directory"
     (( P_IOPS > 0 )) && disk="a loop device limited to $P_IOPS IOPS (blkio)"
-    printf '%s: %s, %d OSD(s) on %s, pool size %d, librbd cache %s, net delay %s, osd_op_complaint_time %s\n' \
+    printf '%s: %s, %d OSD(s) on %s, pool size %d, librbd cache %s, net delay %s' \
         "$P_NAME" "$P_STORE" "$P_OSDS" "$disk" "$P_SIZE" "$P_CACHE" \
-        "$( [ "$P_DELAY" = 0 ] && echo none || echo "0..${P_DELAY} ms per OSD message")" \
-        "${P_COMPLAINT:-30 (default)}"
+        "$( [ "$P_DELAY" = 0 ] && echo none || echo "0..${P_DELAY} ms per OSD message")"
 }
 
 profile_save() {
@@ -115,13 +118,35 @@ bluestore_cache_size = 134217728
 bluestore_rocksdb_options_annex = write_buffer_size=33554432,max_write_buffer_number=2
 EOF
     fi
-    if [ -n "$P_COMPLAINT" ]; then
-        echo "# SLOW_OPS for ops older than this (Ceph default 30 s), and the OSD's own record"
-        echo "# of them (dump_historic_slow_ops; the threshold is an integer inside the OSD)"
-        echo "osd_op_complaint_time = $P_COMPLAINT"
-        echo "osd_op_history_slow_op_threshold = $(awk -v c="$P_COMPLAINT" 'BEGIN { c = int(c); print c < 1 ? 1 : c }')"
-    fi
+    profile_conf_complaint
     echo "osd_op_history_slow_op_size = 500"
+}
+# SLOW_OPS for ops older than the complaint time (Ceph default 30 s), and the
+# OSD's own record of them (dump_historic_slow_ops; an integer threshold).
+complaint_threshold() { # Ceph's default 10 without one
+    [ -n "$P_COMPLAINT" ] || { echo 10; return; }
+    awk -v c="$P_COMPLAINT" 'BEGIN { c = int(c); print c < 1 ? 1 : c }'
+}
+profile_conf_complaint() {
+    [ -n "$P_COMPLAINT" ] || return 0
+    echo "osd_op_complaint_time = $P_COMPLAINT"
+    echo "osd_op_history_slow_op_threshold = $(complaint_threshold)"
+}
+# A running cluster asked for another complaint time (a plain `up` asks for
+# its profile's): into ceph.conf's [osd] section (for OSD restarts) and into
+# the running OSDs (injectargs: the conf file would override `config set`).
+apply_complaint() {
+    local tmp=$CONF.tmp
+    awk -v add="$(profile_conf_complaint)" '
+        /^osd_op_complaint_time = |^osd_op_history_slow_op_threshold = / { next }
+        { print } /^\[osd\]$/ && add != "" { print add }' "$CONF" >"$tmp" && mv "$tmp" "$CONF" ||
+        die "cannot rewrite $CONF"
+    timeout 60 ceph --connect-timeout 10 tell 'osd.*' injectargs \
+        "--osd_op_complaint_time=${P_COMPLAINT:-30}" \
+        "--osd_op_history_slow_op_threshold=$(complaint_threshold)" >>"$DIR/log/complaint.log" 2>&1 ||
+        die "ceph tell osd.* injectargs osd_op_complaint_time=${P_COMPLAINT:-30} failed (see $DIR/log/complaint.log)"
+    profile_save
+    say "osd_op_complaint_time now ${P_COMPLAINT:-30 (default)}"
 }
 profile_conf_client() {
     case $P_CACHE in
