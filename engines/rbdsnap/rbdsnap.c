@@ -46,6 +46,8 @@ struct rbdsnap_data {
 	bool sched_on;
 	bool extended;
 	unsigned long long timeout0;	/* fio's runtime before snap_after */
+	uint64_t last_issue_ns;	/* the newest I/O's issue */
+	uint64_t stop_ns;	/* fio's runtime ran out: it issues no more */
 	uint64_t image_size;
 	char what[256];		/* pool/image, for messages */
 	char cache[8], policy[32];
@@ -288,6 +290,32 @@ static void rbdsnap_extend(struct thread_data *td, struct rbdsnap_data *sd)
 	sd->extended = true;
 }
 
+/*
+ * Once fio's runtime has run out it issues nothing more and waits for the
+ * I/Os in flight: that wait is no part of the last phase (IOPS = issued /
+ * seconds). Note the moment the runtime ran out (fio checks it against
+ * td->epoch as here); the last phase ends there - or, for a job that ends
+ * otherwise (size, signal), at its last issue.
+ */
+static void rbdsnap_deadline(struct thread_data *td, struct rbdsnap_data *sd)
+{
+	uint64_t now, el;
+
+	if (sd->stop_ns || !td->o.timeout)
+		return;
+	now = latstat_now_ns();
+	el = utime_since_now(&td->epoch);
+	if (el >= td->o.timeout)
+		sd->stop_ns = now - (el - td->o.timeout) * 1000;
+}
+
+static uint64_t rbdsnap_end_ns(struct rbdsnap_data *sd)
+{
+	uint64_t end = sd->stop_ns > sd->last_issue_ns ? sd->stop_ns : sd->last_issue_ns;
+
+	return end ? end : latstat_now_ns();
+}
+
 static int fio_rbdsnap_getevents(struct thread_data *td, unsigned int min,
 				 unsigned int max, const struct timespec *t)
 {
@@ -317,6 +345,7 @@ static int fio_rbdsnap_getevents(struct thread_data *td, unsigned int min,
 		rs_sched_kick(&sd->sched, events);
 		if (o->snap_after && td->o.timeout)
 			rbdsnap_extend(td, sd);
+		rbdsnap_deadline(td, sd);
 	}
 	return events;
 }
@@ -336,7 +365,7 @@ static enum fio_q_status fio_rbdsnap_queue(struct thread_data *td, struct io_u *
 	if (r < 0)
 		goto failed;
 	if (sd->sched_on)
-		fri->issue_ns = latstat_now_ns();
+		sd->last_issue_ns = fri->issue_ns = latstat_now_ns();
 
 	switch (io_u->ddir) {
 	case DDIR_WRITE:
@@ -443,7 +472,7 @@ static void rbdsnap_finish(struct thread_data *td, struct rbdsnap_data *sd)
 	int r;
 
 	rbdsnap_drain(td, sd);
-	rs_report_end(&sd->rep, latstat_now_ns());
+	rs_report_end(&sd->rep, rbdsnap_end_ns(sd));
 	/* fio ends jobs normally on SIGINT/SIGTERM: this runs then too */
 	rs_sched_stop(&sd->sched, o->snap_remove_at_end);
 	rbdsnap_drain(td, sd);
