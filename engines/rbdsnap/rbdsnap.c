@@ -37,6 +37,7 @@ struct rbdsnap_iou {
 
 struct rbdsnap_data {
 	struct ceph_conn *conn;
+	struct ceph_conn *help_conn;	/* health polls, OSD reads (RS_OSD_TIMEOUT_S) */
 	rados_ioctx_t io_ctx;
 	rbd_image_t image;
 	struct io_u **aio_events;
@@ -134,6 +135,10 @@ static void rbdsnap_disconnect(struct rbdsnap_data *sd)
 		ceph_conn_put(sd->conn);
 		sd->conn = NULL;
 	}
+	if (sd->help_conn) {
+		ceph_conn_put(sd->help_conn);
+		sd->help_conn = NULL;
+	}
 	sd->connected = false;
 }
 
@@ -144,7 +149,7 @@ static int rbdsnap_connect(struct thread_data *td, struct rbdsnap_data *sd)
 	int r;
 
 	snprintf(sd->what, sizeof(sd->what), "%s/%s", o->pool_name, o->rbd_name);
-	sd->conn = rbdsnap_conn_get(o);
+	sd->conn = rbdsnap_conn_get(o, 0);
 	if (!sd->conn)
 		return 1;
 	r = rados_ioctx_create(ceph_conn_rados(sd->conn), o->pool_name, &sd->io_ctx);
@@ -444,6 +449,17 @@ static int fio_rbdsnap_init(struct thread_data *td)
 	c->prefix = o->snap_prefix;
 	c->snapshots = o->snap_interval || o->snap_every || o->snap_start_delay;
 	c->osd_slow = o->osd_slow_ops && o->health_interval;
+	/*
+	 * The health and OSD threads use a client of their own: the job's client
+	 * stalls whole when its Objecter's in-flight throttle is full (a hung
+	 * OSD: ~1024 writes later), and a hung OSD's reads must time out.
+	 */
+	if (c->health_ns && !sd->help_conn) {
+		sd->help_conn = rbdsnap_conn_get(o, RS_OSD_TIMEOUT_S);
+		if (!sd->help_conn)
+			return 1;
+	}
+	sd->sched.help_cluster = c->health_ns ? ceph_conn_rados(sd->help_conn) : NULL;
 	sd->timeout0 = td->o.timeout;
 	sd->sched.image = sd->image;
 	sd->sched.cluster = ceph_conn_rados(sd->conn);

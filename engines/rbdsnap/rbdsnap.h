@@ -79,12 +79,14 @@ struct rs_sched {
 	struct rs_sched_cfg cfg;
 	rbd_image_t image;
 	rados_t cluster;
+	rados_t help_cluster;	/* health polls' and OSD reads' client: not
+				 * throttled with the data (RS_OSD_TIMEOUT_S) */
 	char runid[16];
 
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
-	pthread_t snap_thread, health_thread;
-	bool snap_started, health_started;
+	pthread_t snap_thread, health_thread, osd_thread;
+	bool snap_started, health_started, osd_started;
 	bool stop;
 	uint64_t ios;		/* completed I/Os, for snap_every */
 	uint64_t t0_ns;
@@ -98,8 +100,8 @@ struct rs_sched {
 	struct rs_event ring[RS_RING];
 	unsigned int head, tail, dropped;
 
-	/* the OSDs' slow-op records: the health thread appends while it
-	 * runs, the job thread reads after joining it */
+	/* the OSDs' slow-op records: the OSD thread appends while it runs,
+	 * the job thread reads after joining it */
 	int osds[16], nosds;
 	int osd_polls, osd_poll_err;
 	bool osd_overflow;	/* a read found only new records, a full history */
@@ -201,7 +203,9 @@ struct rbdsnap_options {
 /* rbdsnap_conn.c */
 int rbdsnap_check_opts(struct rbdsnap_options *o);
 /* the shared client of the job's cluster (store/ceph_conn.h); NULL: one line said why */
-struct ceph_conn *rbdsnap_conn_get(struct rbdsnap_options *o);
+struct ceph_conn *rbdsnap_conn_get(struct rbdsnap_options *o, unsigned int osd_timeout_s);
+/* the health/OSD reads' own client: a hung OSD fails a read after this long */
+#define RS_OSD_TIMEOUT_S	10
 
 /* rbdsnap_sched.c */
 void rs_make_runid(char *buf, size_t len);

@@ -63,11 +63,11 @@ int rbdsnap_check_opts(struct rbdsnap_options *o)
 }
 
 /* The job's cluster client: the process's shared one (store/ceph_conn.h). */
-struct ceph_conn *rbdsnap_conn_get(struct rbdsnap_options *o)
+struct ceph_conn *rbdsnap_conn_get(struct rbdsnap_options *o, unsigned int osd_timeout_s)
 {
 	const struct ceph_conn_id id = {
 		.who = "rbdsnap", .cluster = o->cluster_name, .client = o->client_name,
-		.timeout_s = o->connect_timeout / 1000000,
+		.timeout_s = o->connect_timeout / 1000000, .osd_timeout_s = osd_timeout_s,
 	};
 	struct ceph_conn *c;
 	char err[512];
@@ -83,8 +83,10 @@ struct ceph_conn *rbdsnap_conn_get(struct rbdsnap_options *o)
  *
  * Ceph's own count of slow requests: each OSD keeps the ops that took at
  * least osd_op_history_slow_op_threshold (dump_historic_slow_ops, the last
- * osd_op_history_slow_op_size of them). The health thread reads them every
- * few seconds through rados_osd_command (as `ceph tell osd.N` does), keeps
+ * osd_op_history_slow_op_size of them). A thread of their own reads them every
+ * few seconds through rados_osd_command (as `ceph tell osd.N` does) on a
+ * client of its own whose OSD ops time out (RS_OSD_TIMEOUT_S: a dead OSD
+ * neither stalls the health polls nor keeps fio from ending), keeps
  * each record once, and the job thread books them to the phase in which
  * the OSD received the op.
  */
@@ -189,7 +191,7 @@ void rs_osd_init(struct rs_sched *s)
 
 	clock_gettime(CLOCK_REALTIME, &rt);
 	s->rt_minus_mono = (int64_t)(rt.tv_sec * 1000000000ull + rt.tv_nsec) - (int64_t)latstat_now_ns();
-	if (rados_mon_command(s->cluster, cmd, 1, "", 0, &out, &outlen, &outs, &outslen) < 0) {
+	if (rados_mon_command(s->help_cluster, cmd, 1, "", 0, &out, &outlen, &outs, &outslen) < 0) {
 		s->osd_poll_err = 1;
 		return;
 	}
@@ -205,7 +207,7 @@ void rs_osd_init(struct rs_sched *s)
 	rados_buffer_free(outs);
 }
 
-/* One read of every OSD's slow-op history (health thread, or the job thread
+/* One read of every OSD's slow-op history (OSD thread, or the job thread
  * after joining it). True when a history overflowed since the last read. */
 bool rs_osd_poll(struct rs_sched *s)
 {
@@ -217,7 +219,7 @@ bool rs_osd_poll(struct rs_sched *s)
 	for (i = 0; i < s->nosds; i++) {
 		char *out = NULL, *outs = NULL, *js;
 		size_t outlen = 0, outslen = 0;
-		int r = rados_osd_command(s->cluster, s->osds[i], cmd, 1, "", 0, &out, &outlen,
+		int r = rados_osd_command(s->help_cluster, s->osds[i], cmd, 1, "", 0, &out, &outlen,
 					  &outs, &outslen);
 
 		if (r < 0) {

@@ -360,10 +360,8 @@ static void *rs_health_thread(void *arg)
 {
 	struct rs_sched *s = arg;
 	const char *cmd[] = { "{\"prefix\": \"health\", \"format\": \"json\"}" };
-	uint64_t next = latstat_now_ns(), next_osd = next + RS_OSD_POLL_NS;
+	uint64_t next = latstat_now_ns();
 
-	if (s->cfg.osd_slow)
-		rs_osd_init(s);
 	while (!rs_stopping(s)) {
 		struct rs_event e = { .type = RS_EV_HEALTH, .health = -1 };
 		char *out = NULL, *outs = NULL;
@@ -376,7 +374,7 @@ static void *rs_health_thread(void *arg)
 			continue;
 		}
 		/* bounded by rados_mon_op_timeout, set at connect */
-		r = rados_mon_command(s->cluster, cmd, 1, "", 0, &out, &outlen, &outs, &outslen);
+		r = rados_mon_command(s->help_cluster, cmd, 1, "", 0, &out, &outlen, &outs, &outslen);
 		e.t_ns = latstat_now_ns();
 		e.lat_ns = e.t_ns - t;
 		e.ret = r;
@@ -391,15 +389,30 @@ static void *rs_health_thread(void *arg)
 		rados_buffer_free(out);
 		rados_buffer_free(outs);
 		rs_push(s, &e);
-		if (s->cfg.osd_slow && e.t_ns >= next_osd) {
-			/* a history that overflowed: read again sooner */
-			bool over = rs_osd_poll(s);
-
-			next_osd = latstat_now_ns() + (over ? RS_OSD_POLL_NS / 5 : RS_OSD_POLL_NS);
-		}
 		next += s->cfg.health_ns;
 		if (next < e.t_ns)
 			next = e.t_ns + s->cfg.health_ns;
+	}
+	return NULL;
+}
+
+/*
+ * The OSDs' slow-op histories, beside the health polls: a read takes seconds
+ * when histories are full, and fails after RS_OSD_TIMEOUT_S on a dead OSD.
+ */
+static void *rs_osd_thread(void *arg)
+{
+	struct rs_sched *s = arg;
+	uint64_t next = latstat_now_ns() + RS_OSD_POLL_NS;
+
+	rs_osd_init(s);
+	while (!rs_stopping(s)) {
+		if (latstat_now_ns() < next) {
+			rs_wait_until(s, next);
+			continue;
+		}
+		/* a history that overflowed: read again sooner */
+		next = latstat_now_ns() + (rs_osd_poll(s) ? RS_OSD_POLL_NS / 5 : RS_OSD_POLL_NS);
 	}
 	return NULL;
 }
@@ -427,6 +440,12 @@ int rs_sched_start(struct rs_sched *s)
 			return -r;
 		s->health_started = true;
 	}
+	if (s->cfg.osd_slow) {
+		r = pthread_create(&s->osd_thread, NULL, rs_osd_thread, s);
+		if (r)
+			return -r;
+		s->osd_started = true;
+	}
 	return 0;
 }
 
@@ -444,7 +463,11 @@ void rs_sched_stop(struct rs_sched *s, bool remove_own)
 	if (s->health_started) {
 		pthread_join(s->health_thread, NULL);
 		s->health_started = false;
-		if (s->cfg.osd_slow && s->nosds)
+	}
+	if (s->osd_started) {
+		pthread_join(s->osd_thread, NULL);
+		s->osd_started = false;
+		if (s->nosds)
 			rs_osd_poll(s);	/* what the last seconds added */
 	}
 	if (remove_own)

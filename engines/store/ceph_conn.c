@@ -35,7 +35,7 @@
  */
 static const struct ceph_setting {
 	const char *name;
-	const char *value;
+	const char *value;	/* NULL: the connect bound; "osd": the OSD bound */
 } ceph_policy[] = {
 	/* an unreachable monitor (a mount: or MDS) fails the connect */
 	{ "client_mount_timeout",	NULL },
@@ -47,7 +47,7 @@ static const struct ceph_setting {
 	 * its failure only to a flush that is waiting for other writes, so a
 	 * timed-out write was lost without an error (t-rel-osd-long).
 	 */
-	{ "rados_osd_op_timeout",	"0" },
+	{ "rados_osd_op_timeout",	"osd" },	/* osd_timeout_s: 0 unless asked */
 };
 
 struct ceph_conn {
@@ -55,6 +55,7 @@ struct ceph_conn {
 	int refs;
 	enum ceph_conn_kind kind;
 	unsigned int timeout_s;
+	unsigned int osd_timeout_s;
 	char cluster[64];
 	char client[128];	/* the id, without "client." */
 	char conf[512];		/* "" when Ceph searches its default paths */
@@ -72,7 +73,7 @@ struct ceph_conn {
  */
 #define REG_ENV		"DBFIO_CEPH_CONN"
 #define REG_MAGIC	0x64626663u
-#define REG_VERSION	1
+#define REG_VERSION	2
 
 struct ceph_reg {
 	unsigned int magic, version, size;
@@ -138,15 +139,17 @@ struct ceph_lib {
 static int ceph_apply_policy(const struct ceph_conn *c, void *h,
 			     const struct ceph_lib *lib, const char **what)
 {
-	char tmo[16];
+	char tmo[16], otmo[16];
+	const char *v;
 	size_t i;
 	int ret;
 
 	snprintf(tmo, sizeof(tmo), "%u", c->timeout_s);
+	snprintf(otmo, sizeof(otmo), "%u", c->osd_timeout_s);
 	for (i = 0; i < sizeof(ceph_policy) / sizeof(ceph_policy[0]); i++) {
 		*what = ceph_policy[i].name;
-		ret = lib->set(h, ceph_policy[i].name,
-			       ceph_policy[i].value ? ceph_policy[i].value : tmo);
+		v = ceph_policy[i].value;
+		ret = lib->set(h, ceph_policy[i].name, !v ? tmo : !strcmp(v, "osd") ? otmo : v);
 		if (ret)
 			return ret;
 	}
@@ -281,6 +284,7 @@ static struct ceph_conn *ceph_conn_find(const struct ceph_conn *c)
 
 	for (o = reg->conns; o; o = o->next)
 		if (o->kind == c->kind && o->timeout_s == c->timeout_s &&
+		    o->osd_timeout_s == c->osd_timeout_s &&
 		    !strcmp(o->cluster, c->cluster) && !strcmp(o->client, c->client) &&
 		    !strcmp(o->conf, c->conf))
 			return o;
@@ -297,6 +301,7 @@ static void ceph_conn_key(struct ceph_conn *c, enum ceph_conn_kind kind,
 		client += 7;
 	c->kind = kind;
 	c->timeout_s = id->timeout_s ? id->timeout_s : CEPH_CONN_TIMEOUT_S;
+	c->osd_timeout_s = kind == CEPH_CONN_RADOS ? id->osd_timeout_s : 0;
 	snprintf(c->cluster, sizeof(c->cluster), "%s",
 		 id->cluster && *id->cluster ? id->cluster : "ceph");
 	snprintf(c->client, sizeof(c->client), "%s", client);

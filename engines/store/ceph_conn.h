@@ -14,7 +14,8 @@
  *   client session with the monitor.
  * - One timeout policy (ceph_conn.c, ceph_policy[]; docs/failure-behaviour.md
  *   says which values and why): connecting and monitor calls are bounded by
- *   CEPH_CONN_TIMEOUT_S; OSD ops are never timed out (librbd's write-around
+ *   CEPH_CONN_TIMEOUT_S; OSD ops are never timed out (unless the caller asks
+ *   for osd_timeout_s, a client of its own that writes no data: librbd's write-around
  *   cache has acknowledged a write before its OSD op can time out, and a
  *   timed-out write would be lost silently). Set before CEPH_ARGS is parsed:
  *   the environment may override.
@@ -45,6 +46,8 @@ struct ceph_conn_id {
 	const char *conf;	/* NULL: $CEPH_CONF, then Ceph's default search */
 	const char *client;	/* cephx id, with or without "client."; NULL: "admin" */
 	unsigned int timeout_s;	/* connect/monitor bound; 0: CEPH_CONN_TIMEOUT_S */
+	unsigned int osd_timeout_s;	/* OSD ops (librados only): 0 = never, as for
+					 * data; a client of its own (rbdsnap's OSD reads) */
 };
 
 /*

@@ -1,0 +1,48 @@
+#!/bin/bash
+# Description: rbdsnap: reading the OSDs' slow-op histories (osd_slow_ops) does not stall the health polls - with osd.0 hung (SIGSTOP: not marked down, its commands unanswered) for 16 s mid-run the sidecar still has a health sample in most seconds of the outage (1 s interval), and fio ends within runtime + a bound
+# Timeout: 300
+. "$(dirname "$0")/lib.sh"
+. "$REPO/tests/lib-fault.sh"
+need_own_cluster
+have_backend RBD || skip "configure found no librbd"
+wait_healthy 120
+IMG=rbdsnap-test-osdpoll
+RUNTIME=34 DOWN=16 GRACE=45
+OSD=$(daemon_pid osd 0) || fail "no osd.0"
+at_exit 'kill -CONT $OSD'
+rbd_image "$IMG" 64M
+s0=$SECONDS
+"$FIO" --name=op --ioengine="external:$B/rbdsnap.so" --clientname=admin --pool=rbd --rbdname=$IMG \
+	--invalidate=0 --rw=randwrite --bs=4k --iodepth=4 --rate_iops=100 --time_based --runtime=$RUNTIME \
+	--snap_interval=4 --snap_keep=2 --health_interval=1 --osd_slow_ops=1 --snap_json="$TMP/op.snap.json" \
+	--output-format=json --output="$TMP/op.json" 2>"$TMP/op.err" &
+fp=$!
+sleep 6
+t_stop=$((SECONDS - s0))
+# hung, not stopped: a stopped OSD is marked down and commands to it fail at once
+kill -STOP "$OSD"
+sleep $DOWN
+t_up=$((SECONDS - s0))
+kill -CONT "$OSD"
+ok "osd.0 hung from ${t_stop} s to ${t_up} s"
+fio_wait $fp op "" "$TMP/op.err"
+rc=$?
+took=$((SECONDS - s0))
+cat "$TMP/op.err"
+[ $rc = 0 ] || fail "fio exited $rc"
+[ $took -le $((RUNTIME + DOWN + GRACE)) ] || fail "fio took $took s (bound $RUNTIME + $DOWN + $GRACE s)"
+ok "fio ended in $took s (bound $((RUNTIME + DOWN + GRACE)) s)"
+# the oracle: the seconds of the outage (its first and last second left out) that hold a health sample
+python3 - "$TMP/op.snap.json" $((t_stop + 1)) $((t_up - 1)) <<'PY' || fail "health polls stalled while osd.0 was down"
+import json, sys
+d = json.load(open(sys.argv[1]))
+a, b = int(sys.argv[2]), int(sys.argv[3])
+secs = {int(s["t"]): s["health"] for s in d["timeline"]}
+got = [t for t in range(a, b + 1) if secs.get(t)]
+need = (b - a + 1) * 3 // 4
+print(f"{'ok' if len(got) >= need else 'FAIL'}: seconds {a}..{b} of the outage: {len(got)} with a health "
+      f"sample (need {need}): {got}; run: {d['health']['polls']} polls in {d['seconds']:.0f} s")
+sys.exit(len(got) < need)
+PY
+ok "health sampled through the outage"
+wait_healthy 180
