@@ -21,6 +21,7 @@
 #include "store_rbd.h"
 
 #define RBD_HOLDER_KEY		"dbfio.holder"	/* image metadata: who holds its exclusive lock */
+#define RBD_OWNER_KEY		"dbfio.owner"	/* ... as which lock owner (client.N) */
 
 /*
  * The first locker of the image: 0, -ENOENT when none, another -errno. Read
@@ -76,31 +77,64 @@ static void rbds_owner(struct rbds_image *im, char *buf, size_t len)
  * An image with the exclusive-lock feature: librbd's own lock, which it
  * also takes (and hands over on request) for every write, and which the
  * advisory lock would block forever. Acquired explicitly, it is not handed
- * over; the holder's name goes into the image's metadata (dbfio.holder).
+ * over; the holder's name and lock owner go into the image's metadata
+ * (dbfio.holder, dbfio.owner) while it holds it.
  */
-static int rbds_image_lock_managed(struct rbds_image *im, char *err, size_t errlen)
+
+/* The dbfio holder recorded for the lock's current owner (empty: none - the
+ * owner is not a dbfio run, or the record is of another owner). */
+static void rbds_holder(struct rbds_image *im, const char *owner, char *holder, size_t len)
 {
-	char owner[256], holder[256] = "", desc[320] = "";
-	size_t hlen = sizeof(holder);
+	char rec[256];
+	size_t hlen = len, rlen = sizeof(rec);
+
+	if (!owner[0] || rbd_metadata_get(im->img, RBD_OWNER_KEY, rec, &rlen) ||
+	    strcmp(rec, owner) || rbd_metadata_get(im->img, RBD_HOLDER_KEY, holder, &hlen))
+		holder[0] = '\0';
+}
+
+/* Ours, as the lock's owner; -errno with the line in err. */
+static int rbds_holder_set(struct rbds_image *im, char *err, size_t errlen)
+{
+	const char *key = RBD_OWNER_KEY;
+	char owner[256];
 	int ret;
 
 	rbds_owner(im, owner, sizeof(owner));
-	if (owner[0] && !rbd_metadata_get(im->img, RBD_HOLDER_KEY, holder, &hlen) &&
-	    store_holder_gone(holder))
-		rbd_lock_break(im->img, RBD_LOCK_MODE_EXCLUSIVE, owner);
-	ret = rbd_lock_acquire(im->img, RBD_LOCK_MODE_EXCLUSIVE);
+	ret = rbd_metadata_set(im->img, key, owner);
+	if (!ret) {
+		key = RBD_HOLDER_KEY;
+		ret = rbd_metadata_set(im->img, key, im->cookie);
+	}
+	if (ret)
+		snprintf(err, errlen, "rbd: rbd_metadata_set(%s/%s, %s) failed: %s",
+			 im->pool, im->name, key, strerror(-ret));
+	return ret;
+}
+
+static int rbds_image_lock_managed(struct rbds_image *im, char *err, size_t errlen)
+{
+	char owner[256], holder[256] = "", desc[320] = "";
+	int ret;
+
+	/*
+	 * Broken only when the owner is a run of this host that died (SIGKILL).
+	 * A live owner is refused: rbd_lock_acquire would ask a plain librbd
+	 * client (a VM, rbd bench) to hand the lock over and stall its writes.
+	 */
+	rbds_owner(im, owner, sizeof(owner));
+	rbds_holder(im, owner, holder, sizeof(holder));
+	if (holder[0] && store_holder_gone(holder) &&
+	    !rbd_lock_break(im->img, RBD_LOCK_MODE_EXCLUSIVE, owner))
+		owner[0] = '\0';
+	ret = owner[0] ? -EBUSY : rbd_lock_acquire(im->img, RBD_LOCK_MODE_EXCLUSIVE);
 	if (!ret) {
 		im->locked = 2;
-		ret = rbd_metadata_set(im->img, RBD_HOLDER_KEY, im->cookie);
-		if (ret)
-			snprintf(err, errlen, "rbd: rbd_metadata_set(%s/%s, %s) failed: %s",
-				 im->pool, im->name, RBD_HOLDER_KEY, strerror(-ret));
-		return ret;
+		return rbds_holder_set(im, err, errlen);
 	}
 	rbds_owner(im, owner, sizeof(owner));
-	hlen = sizeof(holder);
-	if (!rbd_metadata_get(im->img, RBD_HOLDER_KEY, holder, &hlen) &&
-	    store_holder_is_self(holder))
+	rbds_holder(im, owner, holder, sizeof(holder));
+	if (holder[0] && store_holder_is_self(holder))
 		return rbds_lock_self(im, err, errlen);
 	if (holder[0]) {
 		strcpy(desc, ", ");
@@ -168,7 +202,11 @@ void rbds_image_unlock(struct rbds_image *im)
 {
 	if (im->locked == 1)
 		rbd_unlock(im->img, im->cookie);
-	else if (im->locked == 2)
+	else if (im->locked == 2) {
+		/* no record of ours survives the lock: it would name the next owner */
+		rbd_metadata_remove(im->img, RBD_HOLDER_KEY);
+		rbd_metadata_remove(im->img, RBD_OWNER_KEY);
 		rbd_lock_release(im->img);
+	}
 	im->locked = 0;
 }
