@@ -71,3 +71,19 @@ expect 0 run --baseline "$TMP/stored.json"
 fixture run2 "baseline:10:10000:5:100:0 snap1:10:9000:5:30:0"
 expect 1 run2 --baseline "$TMP/stored.json"
 grep -q "^  baseline .*REGRESSION: 10.00 slow I/Os/s vs 4.00" "$TMP/run2.out" || fail "run2: the run's baseline is not judged"
+# short phases: one slow I/O in a 2 s create (0.5/s) after a clean baseline is not a regression
+# (--min-slow 2); two are (1.0/s > 2 x 0.1/s)
+fixture short-one "baseline:10:10000:5:0:0 creating_snap1:2:40:900:1:0 snap1:10:9500:6:0:0"
+expect 0 short-one --max-iops-drop 100 --max-p99-growth 1000
+fixture short-two "baseline:10:10000:5:0:0 creating_snap1:2:40:900:2:0 snap1:10:9500:6:0:0"
+expect 1 short-two --max-iops-drop 100 --max-p99-growth 1000
+grep -q "creating_snap1 .*REGRESSION: 1.00 slow I/Os/s vs 0.00" "$TMP/short-two.out" || fail "short-two: wrong reason"
+# a stored run: each phase against the stored run's phase of the same name - a create that
+# stalls as much as the stored one did passes, one that stalls more fails
+fixture stored2 "baseline:10:10000:5:0:0 creating_snap1:2:40:900:5:0 snap1:10:9000:6:0:0"
+fixture same2 "baseline:10:10000:5:0:0 creating_snap1:2:38:950:5:0 snap1:10:9100:6:0:0"
+expect 0 same2 --baseline "$TMP/stored2.json"
+fixture worse2 "baseline:10:10000:5:0:0 creating_snap1:2:10:950:25:0 snap1:10:9100:6:0:0"
+expect 1 worse2 --baseline "$TMP/stored2.json"
+grep -q "^  creating_snap1 .*REGRESSION: IOPS -75%, 12.50 slow I/Os/s vs 2.50" "$TMP/worse2.out" ||
+	{ cat "$TMP/worse2.out"; fail "worse2: the create is not judged against the stored create"; }
