@@ -31,6 +31,7 @@ grep -qx "fio: failed parsing slow_threshold=0" "$TMP/slow-zero.err" && ! grep -
 ok "slow-zero: $(grep 'failed parsing' "$TMP/slow-zero.err")"
 refuse keep-alone "needs snap_interval" 30 "${R[@]}" --snap_keep=2
 refuse hold-nocount "snap_hold" 30 "${R[@]}" --snap_interval=1 --snap_hold=5
+refuse keep1-after "snap_after=2s with snap_keep=1" 30 "${R[@]}" --snap_interval=1 --snap_count=3 --snap_hold=4 --snap_keep=1 --snap_after=2
 refuse prefix-bad "snap_prefix=a@b" 30 "${R[@]}" --snap_interval=1 --snap_prefix=a@b
 refuse no-pool "pool= is required" 30 --rbdname="$IMG"
 refuse missing-pool "rados_ioctx_create(rbdsnap-nosuchpool)" 30 --pool=rbdsnap-nosuchpool --rbdname="$IMG"

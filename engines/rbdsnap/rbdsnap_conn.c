@@ -49,6 +49,12 @@ int rbdsnap_check_opts(struct rbdsnap_options *o)
 			o->snap_after / 1000000);
 		return 1;
 	}
+	if (o->snap_after && o->snap_keep == 1) {
+		fprintf(stderr, "rbdsnap: snap_after=%llus with snap_keep=1: each rotation removes the only "
+			"snapshot, so 'after' would begin at the first rotation; use snap_keep>=2\n",
+			o->snap_after / 1000000);
+		return 1;
+	}
 	if (!o->snap_prefix || !*o->snap_prefix || strpbrk(o->snap_prefix, "@/ \t")) {
 		fprintf(stderr, "rbdsnap: snap_prefix=%s: 1-64 characters, no '@', '/' or blanks\n",
 			o->snap_prefix ? o->snap_prefix : "");
