@@ -8,6 +8,18 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 SW = importlib.machinery.SourceFileLoader("sweep", os.path.join(REPO, "tools", "sweep")).load_module()
 
 
+RUNNING = []    # the sweep that runs now (stop_sweep ends it with its fio)
+
+
+def stop_sweep():
+    """Before an experiment exits on a signal: the running sweep stops its fio
+    (tools/sweep's own SIGTERM handler), so no fio outlives the experiment."""
+    for p in RUNNING:
+        p.terminate()
+        if not SW.reaped(p, 90):
+            p.kill()
+
+
 def log(msg):
     print(f"experiment: {msg}", file=sys.stderr, flush=True)
 
@@ -44,8 +56,12 @@ class Ctx:
             self.cmds.append(shown_cmd)
         self.swept.append((name, out))
         t = time.time()
-        r = subprocess.run(cmd, cwd=REPO, env={**os.environ, **{k: str(v) for k, v in env.items()}},
-                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        with subprocess.Popen(cmd, cwd=REPO, env={**os.environ, **{k: str(v) for k, v in env.items()}},
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) as p:
+            RUNNING[:] = [p]
+            r = subprocess.CompletedProcess(cmd, 0, None, p.communicate()[1])
+            r.returncode = p.returncode
+            RUNNING.clear()
         bad = [l.strip() for l in r.stderr.splitlines() if "failed" in l]
         if r.returncode and not bad:   # a usage error or an OSError: sweep's last line says which
             bad = [f"tools/sweep exit {r.returncode}: " + (r.stderr.strip().splitlines() or ["?"])[-1]]
