@@ -1,6 +1,6 @@
 #!/bin/bash
 # Description: tools/cluster: up is idempotent, mounts work, down leaves no process, mount or loop device
-# Timeout: 240
+# Timeout: 300
 . "$(dirname "$0")/lib.sh"
 [ -n "${DBFIO_TEST_CEPH_CONF:-}" ] && skip "tests target an existing cluster (DBFIO_TEST_CEPH_CONF)"
 C=$REPO/tools/cluster
@@ -36,9 +36,18 @@ done
 pids=$(cat "$dir"/run/*.pid 2>/dev/null)
 loops=$(losetup -nO NAME,BACK-FILE | grep -F "$dir" | awk '{print $1}')
 [ "$(wc -w <<<"$loops")" = 2 ] || fail "not 2 loop devices for ext4 on the two RBD images: $loops"
+# A ceph-fuse that stopped answering, with a file held open on its mount
+# (fusermount -u: busy), must not stop down: it is killed and detached.
+: >"$dir/mnt/cephfs/held" || fail "create on cephfs failed"
+sleep 600 <"$dir/mnt/cephfs/held" & holder=$!
+at_exit "kill $holder"
+fpid=$(pgrep -f "^ceph-fuse -c $dir/ceph.conf $dir/mnt/cephfs")
+[ -n "$fpid" ] || fail "no ceph-fuse pid for $dir/mnt/cephfs"
+kill -STOP "$fpid"
 s=$SECONDS
-$C down >"$TMP/down" 2>&1 || { cat "$TMP/down"; fail "down failed"; }
-ok "down in $((SECONDS - s))s"
+$C down >"$TMP/down" 2>&1 || { cat "$TMP/down"; fail "down failed (ceph-fuse stopped, a file held open)"; }
+grep -q "does not answer" "$TMP/down" || { cat "$TMP/down"; fail "down did not see the hung ceph-fuse"; }
+ok "down in $((SECONDS - s))s (ceph-fuse hung with a file open)"
 for p in $pids; do
 	[ -r "/proc/$p/cmdline" ] && tr '\0' ' ' <"/proc/$p/cmdline" | grep -qF "$dir" && fail "pid $p still runs"
 done
