@@ -516,6 +516,79 @@ def txn_wal_requests(strace, requests):
     assert abs(want - int(requests)) <= 1
 
 
+def _strace_calls(path):
+    """(tid, call, file, size, offset) of each call's first line, in strace order."""
+    pat = re.compile(r"^(\d+)\s+(\w+)\(\d+<([^>]*)>(.*)")
+    for line in open(path):
+        m = pat.match(line)
+        if not m:
+            continue
+        a = re.search(r", (\d+), (\d+)(?:\)| <unfinished)", m.group(4))
+        yield (m.group(1), m.group(2), m.group(3),
+               int(a.group(1)) if a else 0, int(a.group(2)) if a else 0)
+
+
+@command
+def txn_ckpt_dblwr(strace, dwfile, sync):
+    """txn-ckpt-dblwr STRACE DWFILE SYNC: InnoDB's doublewrite of checkpoint pages (no
+    evictions): every 16 kB page write to the tables comes after a doublewrite of it
+    (writes of <= 64 pages, <= 128 between syncs) synced with SYNC (fsync/fdatasync);
+    doublewritten pages = page writes; each table file is fsynced after its last write."""
+    ps = 16384
+    table = re.compile(r"/1638[45]$")
+    pend = cov = dwp = tw = bad = 0
+    last_w, last_s = {}, {}
+    for n, (tid, call, f, size, off) in enumerate(_strace_calls(strace)):
+        if f.endswith("/" + dwfile):
+            if call == "pwrite64":
+                assert size % ps == 0 and size <= 64 * ps, "a doublewrite of %d bytes" % size
+                pend += size // ps
+                dwp += size // ps
+                assert pend <= 128, "%d pages doublewritten without a sync" % pend
+            elif call in ("fsync", "fdatasync"):
+                assert call == sync, "the doublewrite file synced by %s, not %s" % (call, sync)
+                cov, pend = cov + pend, 0
+        elif table.search(f) and call == "pwrite64" and size == ps:
+            tw += 1
+            bad += tw > cov
+            last_w[f] = n
+        elif table.search(f) and call == "fsync":
+            last_s[f] = n
+    print("%d table page writes, %d pages doublewritten, %d writes before their doublewrite "
+          "was synced" % (tw, dwp, bad))
+    assert tw > 0 and bad == 0 and dwp == tw
+    for f, n in last_w.items():
+        assert last_s.get(f, -1) > n, "%s: no fsync after its last page write" % f
+
+
+@command
+def txn_ckpt_after_evict(strace):
+    """txn-ckpt-after-evict STRACE: the checkpointer (the thread fsyncing the tables that
+    did not load them) never writes a page whose last write was an eviction (a
+    connection's 16 kB pwrite64) unless a connection read it again since."""
+    ps = 16384
+    table = re.compile(r"/1638[45]$")
+    calls = [c for c in _strace_calls(strace) if table.search(c[2])]
+    loaders = {c[0] for c in calls if c[1] == "pwrite64" and c[3] > ps}
+    ckpt = {c[0] for c in calls if c[1] == "fsync"} - loaders
+    assert ckpt, "no checkpointer thread found"
+    state, bad, cw, ew = {}, 0, 0, 0
+    for tid, call, f, size, off in calls:
+        key = (f, off // ps)
+        if call == "pread64" and tid not in ckpt:
+            state[key] = "read"
+        elif call == "pwrite64" and size == ps and tid not in ckpt:
+            state[key] = "evicted"
+            ew += 1
+        elif call == "pwrite64" and size == ps:
+            cw += 1
+            bad += state.get(key) == "evicted"
+            state[key] = "ckpt"
+    print("%d eviction writes, %d checkpoint writes, %d of them of a page evicted (written) "
+          "and not read since" % (ew, cw, bad))
+    assert ew > 0 and cw > 0 and bad == 0
+
+
 @command
 def pgpage_ckpt_files(path):
     """pgpage-ckpt-files CHECKPOINT_LOG: request k fsyncs segments 2k, 2k+1 (merged requests: their union)."""

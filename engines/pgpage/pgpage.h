@@ -83,7 +83,18 @@ struct pg_ckpt_conf {
 	/* optional: called by the checkpointer after it wrote a page (txn's buffer pool) */
 	void (*written)(void *arg, unsigned int idx, uint64_t page);
 	void *written_arg;
+	/* txn: write the page from the buffer (zeros), not a rewrite of what the file holds */
+	int no_reread;
+	/* txn, InnoDB: each batch of up to PG_DBLWR_BATCH pages goes to this file
+	 * first, in PG_DBLWR_BLOCK-page writes, then synced (1 fsync, 2 fdatasync);
+	 * NULL: no doublewrite */
+	const char *dblwr_name;
+	int dblwr_sync;
 };
+
+/* InnoDB's doublewrite buffer: two blocks of 64 pages (TRX_SYS_DOUBLEWRITE_BLOCK_SIZE) */
+#define PG_DBLWR_BLOCK	64
+#define PG_DBLWR_BATCH	(2 * PG_DBLWR_BLOCK)
 
 struct pg_ckpt {
 	const struct pg_geom *g;
@@ -91,6 +102,8 @@ struct pg_ckpt {
 	struct store *store;		/* the checkpointer's own */
 	struct store_file **files;	/* its handles, per segment */
 	void *buf;			/* one page, aligned for O_DIRECT */
+	struct store_file *dw;		/* the doublewrite file (conf.dblwr_name) */
+	void *dwbuf;			/* PG_DBLWR_BLOCK zero pages */
 
 	pthread_t thread;
 	int started;
@@ -117,7 +130,7 @@ struct pg_ckpt {
 	atomic_int cbusy[PG_STRIPES];	/* checkpointer rewriting */
 
 	/* totals, written by the checkpointer thread only */
-	uint64_t checkpoints, written, skipped, fsyncs;
+	uint64_t checkpoints, written, skipped, fsyncs, dblwr_pages, dblwr_syncs;
 	int said_no_hints;
 };
 
@@ -129,6 +142,10 @@ void pg_ckpt_stop(struct pg_ckpt *ck, int final);
 void pg_ckpt_free(struct pg_ckpt *ck);
 /* Job thread: page of segment idx was written (or is about to be). */
 void pg_ckpt_dirty(struct pg_ckpt *ck, unsigned int idx, uint64_t page);
+/* Any thread, inside pg_guard_enter(page) and before writing it (txn: an
+ * eviction): the checkpoints need not write the page; its segment is still
+ * fsynced by the next one. */
+void pg_ckpt_clean(struct pg_ckpt *ck, unsigned int idx, uint64_t page);
 /* Any thread: request a checkpoint now (txn: max_wal_size reached). */
 void pg_ckpt_request(struct pg_ckpt *ck, const char *reason);
 /* Job thread: take up to max fsync latencies (ns); returns how many. */

@@ -16,7 +16,11 @@
  * A page write is a rewrite of what the file holds (pread + pwrite through
  * the checkpointer's own store handle), so it never changes the data a job
  * verifies; a page the job is writing at that moment is skipped (the job's
- * write is in flight and dirtied it again).
+ * write is in flight and dirtied it again). txn, which models no contents,
+ * sets no_reread: a pwrite from the buffer, as the databases write. For
+ * InnoDB, txn names a doublewrite file: each batch of up to PG_DBLWR_BATCH
+ * pages is written there first (PG_DBLWR_BLOCK pages a write) and synced,
+ * then the batch's pages go to their files (buf_dblwr_t::flush_buffered_writes).
  *
  * fio's statistics take no lock: fsync latencies are queued here and the job
  * thread records them (pg_ckpt_take_lat).
@@ -153,6 +157,34 @@ void pg_ckpt_dirty(struct pg_ckpt *ck, unsigned int idx, uint64_t page)
 	pthread_mutex_unlock(&ck->lock);
 }
 
+/* Clear one bit; the segment's count stays, so the segment is still fsynced. */
+static void dirty_unset(struct pg_dirty *d, unsigned int idx, uint64_t page)
+{
+	uint64_t bit = 1ull << (page % 64);
+
+	if (d->bits[idx] && (d->bits[idx][page / 64] & bit)) {
+		d->bits[idx][page / 64] &= ~bit;
+		d->total--;
+	}
+}
+
+/*
+ * The checkpoint being written (act) loses the bit too, atomically: its
+ * writer reads it without the lock (rewrite_page, after the stripe guard,
+ * which the caller holds), as BufferSync skips a buffer written meanwhile.
+ */
+void pg_ckpt_clean(struct pg_ckpt *ck, unsigned int idx, uint64_t page)
+{
+	pthread_mutex_lock(&ck->lock);
+	dirty_unset(ck->cur, idx, page);
+	if (ck->pend_valid)
+		dirty_unset(ck->pend, idx, page);
+	if (ck->act->bits[idx])
+		__atomic_fetch_and(&ck->act->bits[idx][page / 64], ~(1ull << (page % 64)),
+				   __ATOMIC_SEQ_CST);
+	pthread_mutex_unlock(&ck->lock);
+}
+
 void pg_ckpt_request(struct pg_ckpt *ck, const char *reason)
 {
 	pthread_mutex_lock(&ck->lock);
@@ -261,8 +293,10 @@ static void wb_add(struct pg_ckpt *ck, struct wb_ctx *wb, unsigned int idx, uint
 	}
 }
 
-/* Rewrite one page unless the job is writing its stripe; 1 = written. */
-static int rewrite_page(struct pg_ckpt *ck, unsigned int idx, uint64_t page)
+/* Rewrite one page of d unless the job is writing its stripe or wrote it
+ * (pg_ckpt_clean); 1 = written. */
+static int rewrite_page(struct pg_ckpt *ck, const struct pg_dirty *d, unsigned int idx,
+			uint64_t page)
 {
 	uint64_t gpage = (uint64_t)(idx / ck->g->segs_per_rel) * ck->g->max_pages +
 		(idx % ck->g->segs_per_rel) * ck->g->pages_per_seg + page;
@@ -275,11 +309,12 @@ static int rewrite_page(struct pg_ckpt *ck, unsigned int idx, uint64_t page)
 	if (seg_file(ck, idx, &f))
 		return -1;
 	atomic_store(&ck->cbusy[h], 1);
-	if (atomic_load(&ck->busy[h])) {
+	if (atomic_load(&ck->busy[h]) ||
+	    !(__atomic_load_n(&d->bits[idx][page / 64], __ATOMIC_SEQ_CST) & (1ull << (page % 64)))) {
 		atomic_store(&ck->cbusy[h], 0);
 		return 0;
 	}
-	r = store_pread(ck->store, f, ck->buf, ck->g->bs, off);
+	r = ck->conf.no_reread ? 0 : store_pread(ck->store, f, ck->buf, ck->g->bs, off);
 	if (r < 0) {
 		set_error(ck, (int)r, "pread", idx);
 		ret = -1;
@@ -296,6 +331,46 @@ static int rewrite_page(struct pg_ckpt *ck, unsigned int idx, uint64_t page)
 	}
 out:
 	atomic_store(&ck->cbusy[h], 0);
+	return ret;
+}
+
+/* InnoDB: the next n pages to the doublewrite blocks, then sync it. */
+static int doublewrite(struct pg_ckpt *ck, uint64_t n)
+{
+	const char *call = "open";
+	uint64_t k, off = 0;
+	ssize_t r;
+	int ret;
+
+	if (!ck->dw && (ret = store_open(ck->store, ck->conf.dblwr_name, O_RDWR | O_CREAT, 0640,
+					 PG_DBLWR_BATCH * ck->g->bs, &ck->dw)))
+		goto fail;
+	call = "pwrite";
+	for (; n; n -= k, off += k * ck->g->bs) {
+		k = n < PG_DBLWR_BLOCK ? n : PG_DBLWR_BLOCK;
+		r = store_pwrite(ck->store, ck->dw, ck->dwbuf, k * ck->g->bs, off);
+		if (r < 0) {
+			ret = (int)r;
+			goto fail;
+		}
+		ck->dblwr_pages += k;
+	}
+	call = ck->conf.dblwr_sync == 2 ? "fdatasync" : "fsync";
+	ret = ck->conf.dblwr_sync == 2 ? store_fdatasync(ck->store, ck->dw) :
+		store_fsync(ck->store, ck->dw);
+	if (!ret) {
+		ck->dblwr_syncs++;
+		return 0;
+	}
+fail:
+	pthread_mutex_lock(&ck->lock);
+	if (!ck->error) {
+		ck->error = ret;
+		snprintf(ck->errmsg, sizeof(ck->errmsg), "checkpointer: doublewrite %s(%s) failed: %s",
+			 call, ck->conf.dblwr_name, strerror(-ret));
+		atomic_store(&ck->error_hint, 1);
+	}
+	pthread_mutex_unlock(&ck->lock);
 	return ret;
 }
 
@@ -341,7 +416,11 @@ static void write_pages(struct pg_ckpt *ck, struct pg_dirty *d, uint64_t spread_
 			for (p = d->bits[i][w]; p; p &= p - 1) {
 				uint64_t page = w * 64 + __builtin_ctzll(p);
 
-				ret = rewrite_page(ck, i, page);
+				if (ck->conf.dblwr_name && done % PG_DBLWR_BATCH == 0 &&
+				    doublewrite(ck, d->total - done < PG_DBLWR_BATCH ?
+						d->total - done : PG_DBLWR_BATCH))
+					return;
+				ret = rewrite_page(ck, d, i, page);
 				if (ret < 0)
 					return;
 				if (ret) {
@@ -510,6 +589,12 @@ int pg_ckpt_start(struct pg_ckpt **ckp, const struct pg_geom *g,
 	ck->files = calloc(g->nsegs, sizeof(*ck->files));
 	if (!ck->lat || !ck->files || posix_memalign(&ck->buf, 4096, g->bs))
 		goto fail_mem;
+	memset(ck->buf, 0, g->bs);
+	if (conf->dblwr_name) {
+		if (posix_memalign(&ck->dwbuf, 4096, PG_DBLWR_BLOCK * g->bs))
+			goto fail_mem;
+		memset(ck->dwbuf, 0, PG_DBLWR_BLOCK * g->bs);
+	}
 	/* the checkpointer's own store (a struct store belongs to one thread) */
 	ret = store_init(&ck->store, cfg, err, errlen);
 	if (ret)
@@ -554,6 +639,8 @@ void pg_ckpt_free(struct pg_ckpt *ck)
 		for (i = 0; ck->files && i < ck->g->nsegs; i++)
 			if (ck->files[i])
 				store_close(ck->store, ck->files[i]);
+		if (ck->dw)
+			store_close(ck->store, ck->dw);
 		store_exit(ck->store);
 	}
 	for (i = 0; i < 3; i++)
@@ -561,6 +648,7 @@ void pg_ckpt_free(struct pg_ckpt *ck)
 	free(ck->files);
 	free(ck->lat);
 	free(ck->buf);
+	free(ck->dwbuf);
 	pthread_mutex_destroy(&ck->lock);
 	pthread_cond_destroy(&ck->cond);
 	free(ck);

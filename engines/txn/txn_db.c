@@ -239,6 +239,9 @@ static int db_open(struct txn_db *db, char *err, size_t errlen)
 	}
 	cc.written = ckpt_written;
 	cc.written_arg = db;
+	cc.no_reread = 1;	/* the databases write from the buffer */
+	cc.dblwr_name = db->c.dblwr ? txn_db_dw_name(db) : NULL;
+	cc.dblwr_sync = db->c.dblwr;
 	ret = pg_ckpt_start(&db->ck, &db->g, &cc, &db->c.store, err, errlen);
 	if (ret)
 		return ret;

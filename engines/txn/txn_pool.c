@@ -9,7 +9,8 @@
  * reads its page through its own store: on posix the kernel's page cache
  * under it is the real one, as it is for the database. A page going from
  * clean to dirty is handed to the checkpointer (pgpage's), which writes it
- * at the next checkpoint and tells the pool it is clean again.
+ * at the next checkpoint and tells the pool it is clean again; a page
+ * evicted before that is taken back from the checkpointer's set.
  *
  * Page contents are not modelled: a read fills the frame's buffer and is
  * discarded, a write writes zeros. No fio headers.
@@ -143,6 +144,21 @@ static void set_dirty(struct txn_pool *p, struct txn_frame *f)
 }
 
 /*
+ * Caller holds the lock and writes gpage next: the checkpointer's sets lose
+ * it, under the stripe guard that fill() leaves after the write (so a
+ * checkpoint never writes it behind the eviction write's back).
+ */
+static void ckpt_clean(struct txn_pool *p, uint64_t gpage)
+{
+	unsigned int idx;
+	uint64_t page;
+
+	seg_of(p->g, gpage, &idx, &page);
+	pg_guard_enter(p->ck, gpage);
+	pg_ckpt_clean(p->ck, idx, page);
+}
+
+/*
  * Caller holds the lock. PostgreSQL logs a full-page image of a page at its
  * first change after a checkpoint starts (its redo point); a new page is
  * logged by its first record instead. The pool's epoch: checkpoints started + 1.
@@ -198,6 +214,8 @@ static int fill(struct txn_pool *p, struct txn_io *io, int32_t v, uint64_t old,
 		ret = doublewrite(io);
 	if (wasdirty && !ret)
 		ret = txn_io_page(io, old, 1);
+	if (wasdirty && p->ck)
+		pg_guard_exit(p->ck, old);
 	if (!ret && !fresh)
 		ret = txn_io_page(io, p->f[v].tag, 0);
 	pthread_mutex_lock(&p->m);
@@ -244,6 +262,8 @@ int txn_pool_access(struct txn_pool *p, struct txn_io *io, uint64_t gpage, int d
 	f = &p->f[v];
 	old = f->tag;
 	wasdirty = f->dirty;
+	if (wasdirty && p->ck)	/* written now: not again by a checkpoint */
+		ckpt_clean(p, old);
 	if (old != FREE_TAG)
 		unhash(p, v);
 	rehash(p, v, gpage);

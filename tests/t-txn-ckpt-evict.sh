@@ -1,0 +1,18 @@
+#!/bin/bash
+# Description: txn: a dirty page written by an eviction is not written again by a checkpoint unless read (and dirtied) again since (strace: per page, the checkpointer thread's pwrite64 against the connections' pwrite64/pread64)
+# Timeout: 200
+. "$(dirname "$0")/lib.sh"
+E=$B/txn.so
+command -v strace >/dev/null || fail "strace is not installed (tools/deps installs it)"
+mkdir -p "$TMP/d"
+# 4 MB pool (256 frames) against ~40 MB of tables: many evictions; a checkpoint a second
+strace -f -qq -y -e trace=pwrite64,pread64,fsync -o "$TMP/d.strace" \
+	"$FIO" --output-format=json --output="$TMP/d.json" --name=d --ioengine="external:$E" \
+	--directory="$TMP/d" --rw=write --flavor=mysql --innodb_log_file_size=2m \
+	--txn_profile=oltp_read_write --table_size=100000 --innodb_buffer_pool_size=4m \
+	--innodb_doublewrite=0 --checkpoint_timeout=1 --time_based --runtime=4 --rtt=1ms \
+	2>"$TMP/d.err" || { cat "$TMP/d.err"; fail "fio failed"; }
+[ "$(json "$TMP/d.json" "d['jobs'][0]['error']")" = 0 ] || { cat "$TMP/d.err"; fail "fio error"; }
+grep "txn: database" "$TMP/d.err" || fail "no database summary"
+py txn-ckpt-after-evict "$TMP/d.strace" || fail "the checkpointer wrote evicted pages again"
+ok "no checkpoint write of a page evicted and not read since"
