@@ -135,9 +135,9 @@ static void sysbench(struct txn_profile *p, uint64_t rows, uint32_t ps, int writ
 
 	table(p, "sbtest1", rows, 37, ps, 0);
 	table(p, "sbtest1_k_1", rows, 400, ps, 0);
-	p->nkeys = writes ? 19 : 14;
+	p->nkeys = writes ? 20 : 14;
 	for (i = 0; i < p->nkeys; i++)	/* the k index is drawn in the same range */
-		p->key_table[i] = i == 15 || i == 18 ? 1 : 0;
+		p->key_table[i] = i == 15 || i == 18 || i == 19 ? 1 : 0;
 	stmt(p, "BEGIN");
 	sb_selects(p);
 	if (writes) {
@@ -148,9 +148,10 @@ static void sysbench(struct txn_profile *p, uint64_t rows, uint32_t ps, int writ
 		s = stmt(p, "DELETE FROM sbtest1 WHERE id=?");
 		acc(s, 0, TA_ROW, 17, 1);
 		acc(s, 1, TA_ROW, 18, 1);
+		/* the deleted id again, with a new random k: another k_1 leaf */
 		s = stmt(p, "INSERT INTO sbtest1 (id, k, c, pad) VALUES (?, ?, ?, ?)");
 		acc(s, 0, TA_ROW, 17, 1);
-		acc(s, 1, TA_ROW, 18, 1);
+		acc(s, 1, TA_ROW, 19, 1);
 	}
 	stmt(p, "COMMIT");
 	p->log_bytes = writes ? 1200 : 0;
