@@ -502,7 +502,8 @@ def pgpage_wal_flushes(st, js, d):
 @command
 def txn_wal_requests(strace, requests):
     """txn-wal-requests STRACE REQUESTS: the engine's checkpoint requests = the WAL
-    stream (strace's pwrite64 ends in the segments) / (max_wal_size 4 MiB / 1.9), +-1."""
+    stream (strace's pwrite64 ends in the segments) / PostgreSQL's CheckPointSegments
+    (max_wal_size 5 MiB = 5 segments of 1 MiB: (int)(5 / 1.9) = 2 segments), +-1."""
     seg = 1 << 20
     end = 0
     for l in open(strace):
@@ -510,7 +511,7 @@ def txn_wal_requests(strace, requests):
         if m and int(m.group(2)) != seg:	# not the zero-fill
             end = max(end, (int(m.group(1), 16) - 1) * seg + int(m.group(3)) + int(m.group(2)))
     stream = end * 8168 // 8192	# 24-byte page headers are not stream bytes
-    want = stream // int(4 * seg / 1.9)
+    want = stream // (int(5 / 1.9) * seg)
     print("WAL written up to %d bytes of file (%d of stream): %d requests expected, the engine made %s"
           % (end, stream, want, requests))
     assert abs(want - int(requests)) <= 1

@@ -115,7 +115,7 @@ static struct fio_option options[] = {
 	FIO_ENGINE_RANGE(T, "wal_segments", FIO_OPT_INT, wal_segments,
 		"postgres: WAL segments kept and recycled", "5", 2, 1024),
 	FIO_ENGINE_RANGE(T, "max_wal_size", FIO_OPT_ULL, max_wal_size,
-		"postgres: a checkpoint every max_wal_size / (1 + 0.9) of WAL "
+		"postgres: a checkpoint every (int)(max_wal_size's WAL segments / 1.9) segments "
 		"(0: timed only; else at least 2 segments, at most 1P)", "1G", 0, 1ull << 50),
 	FIO_ENGINE_RANGE(T, "commit_delay", FIO_OPT_STR_VAL_TIME, commit_delay,
 		"postgres: the flusher sleeps this long first ...", "0", 0, 100000),
@@ -212,8 +212,11 @@ static int log_cfg(struct txn_options *o, struct txn_db_cfg *c)
 		return 1;
 	if (o->log_bin && l->postgres)
 		REFUSE("log_bin=1: only flavor=mysql or mariadb has a binlog\n");
-	/* PostgreSQL's CheckPointSegments: max_wal_size / (1 + checkpoint_completion_target) */
-	l->ckpt_wal = l->postgres ? (uint64_t)(o->max_wal_size / 1.9) : 0;
+	/* PostgreSQL's CheckPointSegments: whole segments of max_wal_size, / (1 + 0.9)
+	 * (checkpoint_completion_target), truncated, at least 1 */
+	l->ckpt_wal = (uint64_t)((double)(o->max_wal_size / o->wal_segment_size) / 1.9);
+	l->ckpt_wal = l->postgres && o->max_wal_size ?
+		(l->ckpt_wal ? l->ckpt_wal : 1) * o->wal_segment_size : 0;
 	l->commit_delay_ns = l->postgres ? o->commit_delay * 1000 : 0;	/* PostgreSQL's */
 	l->commit_siblings = o->commit_siblings;
 	l->log_bin = o->log_bin;
