@@ -137,6 +137,8 @@ struct pg_ckpt {
 int pg_ckpt_start(struct pg_ckpt **ckp, const struct pg_geom *g,
 		  const struct pg_ckpt_conf *conf, const struct store_config *cfg,
 		  char *err, size_t errlen);
+/* Checkpointer thread (pgpage_dblwr.c): doublewrite the next n pages, sync; 0 or -errno. */
+int pg_ckpt_doublewrite(struct pg_ckpt *ck, uint64_t n);
 /* Stop the thread; final: run a last, unpaced (shutdown) checkpoint first. */
 void pg_ckpt_stop(struct pg_ckpt *ck, int final);
 void pg_ckpt_free(struct pg_ckpt *ck);

@@ -20,7 +20,7 @@
  * sets no_reread: a pwrite from the buffer, as the databases write. For
  * InnoDB, txn names a doublewrite file: each batch of up to PG_DBLWR_BATCH
  * pages is written there first (PG_DBLWR_BLOCK pages a write) and synced,
- * then the batch's pages go to their files (buf_dblwr_t::flush_buffered_writes).
+ * then the batch's pages go to their files (pgpage_dblwr.c).
  *
  * fio's statistics take no lock: fsync latencies are queued here and the job
  * thread records them (pg_ckpt_take_lat).
@@ -334,46 +334,6 @@ out:
 	return ret;
 }
 
-/* InnoDB: the next n pages to the doublewrite blocks, then sync it. */
-static int doublewrite(struct pg_ckpt *ck, uint64_t n)
-{
-	const char *call = "open";
-	uint64_t k, off = 0;
-	ssize_t r;
-	int ret;
-
-	if (!ck->dw && (ret = store_open(ck->store, ck->conf.dblwr_name, O_RDWR | O_CREAT, 0640,
-					 PG_DBLWR_BATCH * ck->g->bs, &ck->dw)))
-		goto fail;
-	call = "pwrite";
-	for (; n; n -= k, off += k * ck->g->bs) {
-		k = n < PG_DBLWR_BLOCK ? n : PG_DBLWR_BLOCK;
-		r = store_pwrite(ck->store, ck->dw, ck->dwbuf, k * ck->g->bs, off);
-		if (r < 0) {
-			ret = (int)r;
-			goto fail;
-		}
-		ck->dblwr_pages += k;
-	}
-	call = ck->conf.dblwr_sync == 2 ? "fdatasync" : "fsync";
-	ret = ck->conf.dblwr_sync == 2 ? store_fdatasync(ck->store, ck->dw) :
-		store_fsync(ck->store, ck->dw);
-	if (!ret) {
-		ck->dblwr_syncs++;
-		return 0;
-	}
-fail:
-	pthread_mutex_lock(&ck->lock);
-	if (!ck->error) {
-		ck->error = ret;
-		snprintf(ck->errmsg, sizeof(ck->errmsg), "checkpointer: doublewrite %s(%s) failed: %s",
-			 call, ck->conf.dblwr_name, strerror(-ret));
-		atomic_store(&ck->error_hint, 1);
-	}
-	pthread_mutex_unlock(&ck->lock);
-	return ret;
-}
-
 /* Sleep until deadline unless the job is stopping (shutdown: full speed). */
 static void pace(struct pg_ckpt *ck, uint64_t deadline)
 {
@@ -417,7 +377,7 @@ static void write_pages(struct pg_ckpt *ck, struct pg_dirty *d, uint64_t spread_
 				uint64_t page = w * 64 + __builtin_ctzll(p);
 
 				if (ck->conf.dblwr_name && done % PG_DBLWR_BATCH == 0 &&
-				    doublewrite(ck, d->total - done < PG_DBLWR_BATCH ?
+				    pg_ckpt_doublewrite(ck, d->total - done < PG_DBLWR_BATCH ?
 						d->total - done : PG_DBLWR_BATCH))
 					return;
 				ret = rewrite_page(ck, d, i, page);
