@@ -133,26 +133,85 @@ def table(head, rows):
 
 # ------------------------------------------------------------------ targets
 
-def ceph_targets():
-    """seed 000's targets: name -> (label, env), the mounted ones only."""
-    conf = os.environ.get("CEPH_CONF")
-    t = {"local": ("local dir (ext4)", {"STORE": "posix"})}
+def ceph_targets(conf=None, prefix="", label="", names=("cephfs", "cephfs-fuse", "ext4rbd")):
+    """seed 000's targets: name -> (label, env), the mounted ones only. conf:
+    another cluster's ceph.conf (its targets named prefix + name, labelled
+    label, with CEPH_CONF in their env; no local target); default CEPH_CONF's."""
+    own = conf is None
+    conf = os.environ.get("CEPH_CONF") if own else conf
+    t = {"local": ("local dir (ext4)", {"STORE": "posix"})} if own else {}
     if not conf:
         return t, ["CEPH_CONF is not set: the Ceph targets were skipped"]
-    notes, mnt = [], os.path.join(os.path.dirname(conf), "mnt")
-    t["cephfs"] = ("CephFS (libcephfs)", {"STORE": "cephfs"})
-    for name, label in (("cephfs-fuse", "CephFS (ceph-fuse)"), ("ext4rbd", "ext4 on RBD")):
+    notes, mnt, cenv = [], os.path.join(os.path.dirname(conf), "mnt"), ({} if own else {"CEPH_CONF": conf})
+    if "cephfs" in names:
+        t[prefix + "cephfs"] = ("CephFS (libcephfs)" + label, {"STORE": "cephfs", **cenv})
+    for name, lab in (("cephfs-fuse", "CephFS (ceph-fuse)"), ("ext4rbd", "ext4 on RBD")):
+        if name not in names:
+            continue
         m = os.path.join(mnt, "cephfs" if name == "cephfs-fuse" else "ext4rbd")
         if os.path.ismount(m):
-            t[name] = (label, {"STORE": "posix", "MOUNT": m})
+            t[prefix + name] = (lab + label, {"STORE": "posix", "MOUNT": m, **cenv})
         else:
-            notes.append(f"{m} is not mounted ('tools/cluster mount'): target {name} skipped")
+            notes.append(f"{m} is not mounted ('tools/cluster mount'): target {prefix + name} skipped")
     return t, notes
 
 
+def side_cluster(ctx, profile, tag, extra_env=None, mounts=False):
+    """A second cluster (tools/cluster up --profile PROFILE) beside CEPH_CONF's,
+    in its own directory ($DBFIO_<TAG>_CLUSTER_DIR, default <CEPH_CONF's
+    cluster's parent>/cluster-<tag>) on its own port ($DBFIO_<TAG>_CLUSTER_PORT,
+    default DBFIO_CLUSTER_PORT + 100 for seed003, + 200 for replicated); the
+    command goes to ctx.cmds. mounts: also `tools/cluster mount` (CephFS via
+    ceph-fuse, ext4 on RBD). Returns (env with its CEPH_CONF, the profile line
+    of `tools/cluster status`, a stop function: `down` unless it was up, else
+    `umount` if this call mounted) or None (a note says why)."""
+    key = tag.upper().replace("-", "_")
+    base = os.path.dirname(os.environ["CEPH_CONF"])
+    off = {"seed003": 100, "replicated": 200}.get(tag, 300)
+    cenv = {**os.environ, **(extra_env or {}),
+            "DBFIO_CLUSTER_DIR": os.environ.get(f"DBFIO_{key}_CLUSTER_DIR",
+                                                os.path.join(os.path.dirname(base), f"cluster-{tag}")),
+            "DBFIO_CLUSTER_PORT": os.environ.get(f"DBFIO_{key}_CLUSTER_PORT",
+                                                 str(int(os.environ.get("DBFIO_CLUSTER_PORT", "40100")) + off))}
+    cl = os.path.join(REPO, "tools", "cluster")
+    was_up = subprocess.run([cl, "status"], env=cenv, capture_output=True).returncode == 0
+    t = time.time()
+    r = subprocess.run([cl, "up", "--profile", profile], env=cenv, capture_output=True, text=True)
+    log(f"{ctx.seed} {tag} cluster {'was up' if was_up else 'up'}: {time.time() - t:.0f}s")
+    if r.returncode != 0:
+        ctx.notes.append(f"the {tag} cluster did not start: " + (r.stderr.strip().splitlines() or ["?"])[-1])
+        return None
+    shown = (f"DBFIO_CLUSTER_DIR={cenv['DBFIO_CLUSTER_DIR'].replace(REPO + '/', '')} "
+             f"DBFIO_CLUSTER_PORT={cenv['DBFIO_CLUSTER_PORT']} tools/cluster")
+    ctx.cmds.append(f"{shown} up --profile {profile}")
+    conf = os.path.join(cenv["DBFIO_CLUSTER_DIR"], "ceph.conf")
+    mounted = False
+    if mounts:
+        mnt = os.path.join(cenv["DBFIO_CLUSTER_DIR"], "mnt")
+        if not all(os.path.ismount(os.path.join(mnt, m)) for m in ("cephfs", "ext4rbd")):
+            r = subprocess.run([cl, "mount"], env=cenv, capture_output=True, text=True)
+            if r.returncode != 0:
+                ctx.notes.append(f"tools/cluster mount on the {tag} cluster failed: "
+                                 + (r.stderr.strip().splitlines() or ["?"])[-1])
+            mounted = True
+        ctx.cmds.append(f"{shown} mount")
+    st = subprocess.run([cl, "status"], env=cenv, capture_output=True, text=True).stdout
+    line = next((l[9:] for l in st.splitlines() if l.startswith("profile")), profile)
+
+    def stop():
+        if not was_up:
+            subprocess.run([cl, "down"], env=cenv, capture_output=True)
+        elif mounted:
+            subprocess.run([cl, "umount"], env=cenv, capture_output=True)
+    return {"CEPH_CONF": conf}, line, stop
+
+
 def target_env(ctx, tname, tenv, tag):
-    """Fresh database directory (posix) or CephFS path (libcephfs)."""
+    """Fresh database directory (posix) or CephFS path (libcephfs); the
+    target's CEPH_CONF when it is on another cluster."""
     env = {"STORE": tenv["STORE"], "ROOT": f"/dbfio-exp-{tag}-{os.getpid()}"}
+    if "CEPH_CONF" in tenv:
+        env["CEPH_CONF"] = tenv["CEPH_CONF"]
     if "MOUNT" in tenv:
         env["DIR"] = os.path.join(tenv["MOUNT"], f"dbfio-exp-{tag}-{os.getpid()}")
         shutil.rmtree(env["DIR"], ignore_errors=True)
@@ -164,7 +223,7 @@ def target_env(ctx, tname, tenv, tag):
 
 def target_cleanup(tenv, env):
     shutil.rmtree(env["DIR"], ignore_errors=True)
-    conf = os.environ.get("CEPH_CONF")
+    conf = tenv.get("CEPH_CONF", os.environ.get("CEPH_CONF"))
     if tenv["STORE"] == "cephfs" and conf:   # through the ceph-fuse mount when there is one
         m = os.path.join(os.path.dirname(conf), "mnt", "cephfs")
         if os.path.ismount(m):

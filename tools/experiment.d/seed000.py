@@ -4,8 +4,8 @@
 # our figures recorded per repeat under the keys results/claims/seed000.json
 # names, and the page's detail tables (medians, min-max) and plot.
 import os, re
-from common import (cell, med, SW, ceph_targets, f, jobs, pdir, point, sidecar, table, target_cleanup,
-                    target_env)
+from common import (cell, med, SW, ceph_targets, f, jobs, pdir, point, ratio, side_cluster, sidecar, table,
+                    target_cleanup, target_env)
 
 OPS = [("install", "Mysql install db", 7.9, 38.3, 36.4), ("create", "Create table", 0.43, 4.2, 2.5),
        ("drop", "Drop table", 0.14, 0.21, 0.40), ("rec-1k", "Create table + 1000 recs", 2.76, 4.69, 5.07),
@@ -16,10 +16,81 @@ CALLS = [("fsync", 338.237e3, 183.697e3), ("fdatasync", 75.635e3, 96.359e3), ("o
 RECS = {"rec-1k": 1000, "rec-10k": 10000, "rec-100k": 100000}
 
 
+# the reviewers' question: the same targets on a second cluster, tools/cluster
+# up --profile replicated (3 OSDs, pool size 3, every OSD message delayed),
+# started beside CEPH_CONF's and stopped afterwards unless it was up; not in
+# the demo (its start alone takes half a minute)
+REPL = "repl-"
+# seed000's budget (make results): the replicated targets run every job, but
+# the oltp job (20 s a run, time-bound) only in the first REPL_OLTP_REPEATS repeats
+REPL_JOBS = ("install-db", "ddl", "records", "oltp")
+REPL_OLTP_REPEATS = 1
+
+
+def replicated(ctx, targets):
+    """Add the replicated cluster's CephFS (libcephfs) and ext4-on-RBD targets
+    to targets; (profile line, stop function) or None."""
+    if getattr(ctx.a, "demo", False) or "cephfs" not in targets:
+        ctx.notes.append("the replicated cluster (the reviewers' question) is not run in the demo"
+                         if "cephfs" in targets else "no Ceph: the replicated cluster was not started")
+        return None
+    c = side_cluster(ctx, "replicated", "replicated", mounts=True)
+    if not c:
+        return None
+    t, notes = ceph_targets(c[0]["CEPH_CONF"], REPL, ", replicated", ("cephfs", "ext4rbd"))
+    ctx.notes += notes
+    both = dict(targets)
+    targets.clear()
+    for k, v in both.items():   # each replicated target beside its single-OSD one
+        targets[k] = v
+        if REPL + k in t:
+            targets[REPL + k] = t[REPL + k]
+    return c[1], c[2]
+
+
+REPL_TEXT = """The reviewers (David Turner: "writes will not return until after all 3 copies are written"; Scottix: 1 mon,
+1 OSD, everything on one machine, no network) asked what a real cluster would do. The replicated columns
+run the same jobs, interleaved with the others, on a second cluster: **{line}** (`tools/cluster up
+--profile replicated`: 3 BlueStore OSDs on sparse files, every write acknowledged after all three
+copies, each message an OSD sends delayed by a random 0 to the maximum, Ceph's `ms_inject_delay_*`).
+Still one machine and its 2 cores: three OSDs share the CPU with the client, and the delay stands in for
+the network. Replicated ÷ single-OSD from the medians (the claims give the per-repeat ratios): above 1 is
+slower for times, below 1 is slower for tx/s."""
+
+
+def replicated_table(ctx, targets):
+    """The reviewers' question: replicated ÷ single-OSD per operation."""
+    pairs = [t for t in ("cephfs", "ext4rbd") if REPL + t in targets]
+    if not pairs:
+        return None
+    rows = []
+    for op, label in [(o[0], o[1]) for o in OPS] + [("oltp-txps", "sysbench tx/s")]:
+        row = [label]
+        for t in pairs:
+            a, b = med(ctx, f"{REPL}{t}/{op}")[0], med(ctx, f"{t}/{op}")[0]
+            row += [cell(ctx, f"{t}/{op}", 1 if op == "oltp-txps" else 3),
+                    cell(ctx, f"{REPL}{t}/{op}", 1 if op == "oltp-txps" else 3), ratio(a, b)]
+        rows.append(row)
+    head = ["operation (s; tx/s)"] + sum(([targets[t][0] + ", 1 OSD", targets[REPL + t][0], "replicated ÷ 1 OSD"]
+                                          for t in pairs), [])
+    return table(head, rows)
+
+
 def run(ctx):
     short = ctx.a.short
     targets, notes = ceph_targets()
     ctx.notes += notes
+    repl = replicated(ctx, targets)
+    ctx.s000_repl = repl[0] if repl else None
+    try:
+        res = run_targets(ctx, targets, short)
+    finally:
+        if repl:
+            repl[1]()
+    return page(ctx, targets, res)
+
+
+def run_targets(ctx, targets, short):
     stm, rt = (5, 5) if short else (20, 20)
     res = {t: [] for t in targets}
     for rep in range(ctx.reps):
@@ -30,6 +101,10 @@ def run(ctx):
                                        ("records", {"FLAVOR": "mysql"}, {}),
                                        # the txn engine, MariaDB 10.11's profile; CLIENTS: sysbench's default
                                        ("oltp", {"CLIENTS": "1"}, {"RUNTIME": rt, "ROWS": 100000})):
+                if tname.startswith(REPL) and (job not in REPL_JOBS or
+                                               job == "oltp" and rep >= REPL_OLTP_REPEATS):
+                    r[job] = os.path.join(ctx.runs, tname, job, "not-run")   # no point: no figures
+                    continue
                 env = {**target_env(ctx, tname, tenv, job), **extra}
                 r[job] = ctx.sweep(f"jobs/seed000-{job}.fio", matrix, env,
                                    f"{tname}/{job}/r{rep + 1}", show=rep == 0)
@@ -37,7 +112,7 @@ def run(ctx):
             res[tname].append(r)
             for k, v in times(r).items():
                 ctx.measure(f"{tname}/{k}", rep, v)
-    return page(ctx, targets, res)
+    return res
 
 
 def shutdown_ms(path):
@@ -171,6 +246,13 @@ def page(ctx, targets, res):
     rep = f"median (min–max) of {ctx.reps} repeats" if ctx.reps > 1 else "one run"
     out.append(f"### mysql: time per operation, seconds, {rep} (create/drop: mean of one statement)\n\n"
                + table(head, rows))
+    rt = replicated_table(ctx, targets)
+    if rt:
+        jobs_run = f" Jobs run there: {', '.join(REPL_JOBS)}" + (
+            f"; the oltp job (time-bound, 20 s a run) in the first {REPL_OLTP_REPEATS} repeat(s) only, to keep "
+            "seed 000 within its time budget" if "oltp" in REPL_JOBS and REPL_OLTP_REPEATS < ctx.reps else "") + "."
+        out.append("### The reviewers' question: a replicated, network-delayed cluster\n\n"
+                   + REPL_TEXT.format(line=ctx.s000_repl) + jobs_run + "\n\n" + rt)
     out.append("### The record rows against a fixed + per-record cost\n\n" + records_model(ctx, tn, targets)
                + "\n\n" + records_text())
     rows = []

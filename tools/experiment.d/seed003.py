@@ -13,7 +13,7 @@
 # runs one SNAPS=3 point per cluster (its first snapshot stands for SNAPS=1),
 # once, on smaller images, and the CoW sweep at 1 and 5 snapshots only.
 import os, subprocess, time
-from common import REPO, SW, f, jobs, log, pdir, point, sidecar, table
+from common import REPO, SW, f, jobs, log, pdir, point, side_cluster, sidecar, table
 
 
 def demo(ctx):
@@ -57,28 +57,9 @@ S003_OSD = {"osd_op_complaint_time": "1", "osd_op_history_slow_op_threshold": "1
 def s003_cluster(ctx):
     """The seed-like cluster (tools/cluster up --profile seed003) beside CEPH_CONF's:
     (env with its CEPH_CONF, profile line, stop function) or None."""
-    base = os.path.dirname(os.environ["CEPH_CONF"])
     # the profile's own osd_op_complaint_time (1 s), not the one make demo
     # exports for the default cluster (a ceph.conf value wins over `ceph config set`)
-    cenv = {**os.environ, "DBFIO_OSD_COMPLAINT_TIME": "1", "DBFIO_CLUSTER_DIR": os.environ.get("DBFIO_SEED003_CLUSTER_DIR",
-                                                               os.path.join(os.path.dirname(base), "cluster-seed003")),
-            "DBFIO_CLUSTER_PORT": os.environ.get("DBFIO_SEED003_CLUSTER_PORT",
-                                                 str(int(os.environ.get("DBFIO_CLUSTER_PORT", "40100")) + 100))}
-    cl = os.path.join(REPO, "tools", "cluster")
-    was_up = subprocess.run([cl, "status"], env=cenv, capture_output=True).returncode == 0
-    t = time.time()
-    r = subprocess.run([cl, "up", "--profile", "seed003"], env=cenv, capture_output=True, text=True)
-    log(f"seed003 seed-like cluster {'was up' if was_up else 'up'}: {time.time() - t:.0f}s")
-    if r.returncode != 0:
-        ctx.notes.append("the seed-like cluster did not start: " + (r.stderr.strip().splitlines() or ["?"])[-1])
-        return None
-    ctx.cmds.append(f"DBFIO_CLUSTER_DIR={cenv['DBFIO_CLUSTER_DIR'].replace(REPO + '/', '')} "
-                    f"DBFIO_CLUSTER_PORT={cenv['DBFIO_CLUSTER_PORT']} tools/cluster up --profile seed003")
-    st = subprocess.run([cl, "status"], env=cenv, capture_output=True, text=True).stdout
-    line = next((l[9:] for l in st.splitlines() if l.startswith("profile")), "seed003")
-    env = {"CEPH_CONF": os.path.join(cenv["DBFIO_CLUSTER_DIR"], "ceph.conf")}
-    stop = (lambda: None) if was_up else (lambda: subprocess.run([cl, "down"], env=cenv, capture_output=True))
-    return env, line, stop
+    return side_cluster(ctx, "seed003", "seed003", {"DBFIO_OSD_COMPLAINT_TIME": "1"})
 
 
 def s003_sh(env, *cmd):
