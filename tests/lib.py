@@ -950,6 +950,59 @@ def claims_seed001_curves():
 
 
 @command
+def claims_seed000_replicated(tmp):
+    """claims-seed000-replicated TMPDIR: seed 000's replicated claims name the keys seed000.py
+    records for the second cluster's targets (repl-cephfs, repl-ext4rbd: ceph_targets on another
+    ceph.conf, which their env carries), slower there reproduces them, faster reverses them, none
+    measured (the demo) leaves them not attempted; the page's replicated ÷ single-OSD table."""
+    import argparse
+    claims = claims_module()
+    import common
+    import seed000
+    d = claims.load(os.path.join(REPO, "results", "claims", "seed000.json"))
+    rc = [c for c in d["claims"] if c["id"].startswith(("replicated-", "even-then-"))]
+    assert len(rc) >= 7, [c["id"] for c in rc]
+    conf = os.path.join(tmp, "cl2", "ceph.conf")
+    os.makedirs(os.path.join(tmp, "cl2", "mnt", "ext4rbd"))
+    t, notes = common.ceph_targets(conf, seed000.REPL, ", replicated", ("cephfs", "ext4rbd"))
+    assert list(t) == ["repl-cephfs"] and t["repl-cephfs"][1] == {"STORE": "cephfs", "CEPH_CONF": conf}, t
+    assert len(notes) == 1 and "repl-ext4rbd skipped" in notes[0], notes
+    ctx = common.Ctx(argparse.Namespace(out=os.path.join(tmp, "out"), short=True, repeats=2), "seed000")
+    assert common.target_env(ctx, "repl-cephfs", t["repl-cephfs"][1], "ddl")["CEPH_CONF"] == conf
+    keys = {k for c in rc for k in (c["a"], c["b"])}
+    metrics = ("install", "create", "rec-100k", "oltp-txps")
+    want = {f"{p}{x}/{m}" for p in ("", "repl-") for x in ("cephfs", "ext4rbd") for m in metrics}
+    assert keys <= want, keys - want
+
+    def m(slow):   # the replicated cluster slow times slower (tx/s: fewer), two repeats
+        r = {}
+        for x in ("cephfs", "ext4rbd"):
+            for k in metrics:
+                one = {"install": 1.0, "create": 0.01 if x == "cephfs" else 0.02, "rec-100k": 2.0,
+                       "oltp-txps": 200.0}[k]
+                r[f"{x}/{k}"] = [one, one]
+                r[f"repl-{x}/{k}"] = [one / slow] * 2 if k == "oltp-txps" else [one * slow] * 2
+        return r
+    v = {c["id"]: r["verdict"] for c, r in claims.judge({"claims": rc}, m(3))}
+    assert all(v[i] == "reproduced" for i in v if i.startswith("replicated-")), v
+    # CephFS's create (0.03 s) below RBD's (0.06 s) on the replicated cluster: the author's guess reversed
+    assert v["even-then-create-cephfs-vs-rbd"] == "reversed", v
+    v = {c["id"]: r["verdict"] for c, r in claims.judge({"claims": rc}, m(0.5))}
+    assert all(v[i] == "reversed" for i in v if i.startswith("replicated-")), v
+    claims.check_explained(claims.judge({"claims": rc}, m(0.5)))   # each reversal has its text
+    single = {k: x for k, x in m(3).items() if not k.startswith("repl-")}
+    assert {r["verdict"] for _, r in claims.judge({"claims": rc}, single)} == {"not attempted"}
+    ctx.m = m(3)
+    tab = seed000.replicated_table(ctx, {"cephfs": ("CephFS", {}), "repl-cephfs": ("CephFS, repl", {}),
+                                         "ext4rbd": ("RBD", {}), "repl-ext4rbd": ("RBD, repl", {})})
+    row = next(ln for ln in tab.splitlines() if ln.startswith("| Mysql install db"))
+    assert row.count("3.0×") == 2, row
+    row = next(ln for ln in tab.splitlines() if ln.startswith("| sysbench"))
+    assert row.count("0.3×") == 2, row
+    print("seed 000 replicated claims: keys, verdicts (slower: reproduced; faster: reversed, explained), table")
+
+
+@command
 def json_median(expr, *files):
     """json-median EXPR FILE...: the median of EXPR over the JSON files, as 1,234 (each must be > 0)."""
     import statistics
