@@ -177,7 +177,7 @@ def side_cluster(ctx, profile, tag, extra_env=None, mounts=False):
     was_up = subprocess.run([cl, "status"], env=cenv, capture_output=True).returncode == 0
     t = time.time()
     r = subprocess.run([cl, "up", "--profile", profile], env=cenv, capture_output=True, text=True)
-    log(f"{ctx.seed} {tag} cluster {'was up' if was_up else 'up'}: {time.time() - t:.0f}s")
+    log(f"{ctx.seed} cluster --profile {profile} {'was up' if was_up else 'up'}: {time.time() - t:.0f}s")
     if r.returncode != 0:
         ctx.notes.append(f"the {tag} cluster did not start: " + (r.stderr.strip().splitlines() or ["?"])[-1])
         return None
