@@ -64,7 +64,7 @@ def run(ctx):
         for rep in range(ctx.reps):
             for t, (d, w) in targets.items():
                 env = {"DIR": d, "WALDIR": w, "SCALE": scale, "SHARED_BUFFERS": sb,
-                       "RUNTIME": 5 if ctx.a.short else 15}
+                       "RUNTIME": 5 if ctx.a.short else 12}
                 r = ctx.sweep("jobs/seed001-pgbench.fio", {"CONNS": ",".join(map(str, conns))}, env,
                               f"{t}/r{rep + 1}", "pgbench:write.iops,pgbench:write.clat_p99_ms", show=rep == 0)
                 for c in conns:
@@ -138,4 +138,4 @@ def page(ctx, conns, targets, scale, sb):
             "(the database's summary line, `avg_group`).\n\n"
             "![tx/s by connections: ours with min–max bars, the seed's hollow (log axis when the lines "
             "differ by 10× or more)](seed001-txps.svg)\n\n"
-            + SIZE_TEXT.format(scale=scale, mb=mb, sb=sb, ram=ram, hit=f(hit, 3), rt=5 if ctx.a.short else 15))
+            + SIZE_TEXT.format(scale=scale, mb=mb, sb=sb, ram=ram, hit=f(hit, 3), rt=5 if ctx.a.short else 12))
