@@ -21,7 +21,7 @@ def measure(ctx):
     if not tag:
         return
     run, cow = res[tag]
-    from seed003 import s003_runs
+    from seed003 import s003_runs, s003_slow_ops
     runs = s003_runs(run, ctx)
     alone = not any(n == 1 for n, _, _, _ in runs)   # the demo: SNAPS=3 only
     for n, rep, s, ph in runs:
@@ -34,7 +34,7 @@ def measure(ctx):
         later = [p for p in s["phases"] if p["name"] != "baseline"]
         ctx.measure(f"rbd/slow-ios-{n}", r, sum(p.get("slow", 0) for p in later))
         ctx.measure(f"rbd/osd-slow-ops-{n}", r, sum(max(p.get("osd_slow_ops", 0), 0) for p in later))
-        ctx.measure(f"rbd/slow-ops-max-{n}", r, s["health"]["slow_ops_max"])
+        ctx.measure(f"rbd/slow-ops-max-{n}", r, s003_slow_ops(s))
         if "after" in ph:
             ctx.measure(f"rbd/iops-after-{n}", r, ph["after"]["iops"])
         if n == 1 or alone:   # the writes issued while the (first) snapshot was made and right after it
