@@ -496,6 +496,8 @@ static void rbdsnap_finish(struct thread_data *td, struct rbdsnap_data *sd)
 	sd->rep.osd_polls = sd->sched.osd_poll_err && !sd->sched.noops ? -1 : sd->sched.osd_polls;
 	sd->rep.osd_slow_keep_s = sd->sched.osd_keep_s;
 	sd->rep.osd_overflow = sd->sched.osd_overflow;
+	sd->rep.osd_client = sd->sched.client_id;
+	sd->rep.osd_rt_minus_mono = sd->sched.rt_minus_mono;
 	for (i = 0; i < sd->sched.noops; i++)
 		rs_report_osd_op(&sd->rep, &sd->sched.oops[i]);
 	if (o->snap_after && !sd->rep.after_ns)

@@ -107,6 +107,8 @@ struct rs_sched {
 	bool osd_overflow;	/* a read found only new records, a full history */
 	double osd_keep_s;
 	int64_t rt_minus_mono;	/* CLOCK_REALTIME - latstat clock, ns */
+	uint64_t client_id;	/* the job's client (cluster): client.<id> */
+	char own_op[48], own_repop[48];	/* "osd_op(client.<id>." and its replicas' */
 	struct rs_osd_op *oops;
 	size_t noops, oops_cap;
 };
@@ -136,11 +138,19 @@ struct rs_sec {
 	uint32_t osd_slow;
 };
 
+/* Whose op a slow-op record is: only the job's own client ops are booked. */
+enum rs_osd_who {
+	RS_OSD_OWN,		/* osd_op(client.<ours>. ... : the primary's record */
+	RS_OSD_REPOP,		/* osd_repop(client.<ours>. ... : a replica's, same write */
+	RS_OSD_OTHER,		/* another client's, or a daemon's */
+};
+
 /* One slow-op record of an OSD (dump_historic_slow_ops), deduplicated. */
 struct rs_osd_op {
 	uint64_t key;		/* hash of osd, initiated_at, description */
 	uint64_t t_ns;		/* initiated, on latstat_now_ns's clock */
 	uint64_t dur_ns;
+	int who;		/* enum rs_osd_who */
 };
 
 struct rs_report {
@@ -155,6 +165,9 @@ struct rs_report {
 	int osd_polls;		/* -1: the OSDs refused dump_historic_slow_ops */
 	bool osd_overflow;	/* counts are lower bounds */
 	uint64_t osd_slow, osd_slow_max_ns;
+	uint64_t osd_repops, osd_other;	/* records in the run not counted */
+	uint64_t osd_client;	/* client.<id> whose ops were counted */
+	int64_t osd_rt_minus_mono;	/* the clock map the records were read with */
 	double osd_slow_keep_s;	/* the OSDs' "threshold to keep" */
 	struct rs_sec *sec;
 	size_t nsec, sec_cap;

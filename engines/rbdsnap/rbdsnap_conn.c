@@ -138,8 +138,26 @@ static uint64_t rs_parse_stamp(const char *p)
 	return (uint64_t)t * 1000000000ull + (uint64_t)us * 1000ull;
 }
 
+/*
+ * Whose op: the job's client issues the image's I/O and its snapshot calls
+ * (one rados_t opened the image); a replica's record of the same write names
+ * the same client (osd_repop(client.N.0:tid ...)). Other clients' ops (other
+ * jobs, mounts, the MDS) are the cluster's, not this run's.
+ */
+static int rs_osd_who(const struct rs_sched *s, const char *d, size_t dl)
+{
+	size_t n = strlen(s->own_op);
+
+	if (dl > n && !strncmp(d, s->own_op, n))
+		return RS_OSD_OWN;
+	n = strlen(s->own_repop);
+	if (dl > n && !strncmp(d, s->own_repop, n))
+		return RS_OSD_REPOP;
+	return RS_OSD_OTHER;
+}
+
 /* 1 if the record is new */
-static int rs_osd_add(struct rs_sched *s, uint64_t key, uint64_t t_ns, uint64_t dur_ns)
+static int rs_osd_add(struct rs_sched *s, uint64_t key, uint64_t t_ns, uint64_t dur_ns, int who)
 {
 	size_t i;
 
@@ -155,7 +173,7 @@ static int rs_osd_add(struct rs_sched *s, uint64_t key, uint64_t t_ns, uint64_t 
 		s->oops = p;
 		s->oops_cap = cap;
 	}
-	s->oops[s->noops++] = (struct rs_osd_op){ .key = key, .t_ns = t_ns, .dur_ns = dur_ns };
+	s->oops[s->noops++] = (struct rs_osd_op){ .key = key, .t_ns = t_ns, .dur_ns = dur_ns, .who = who };
 	return 1;
 }
 
@@ -182,7 +200,8 @@ static bool rs_osd_parse(struct rs_sched *s, int osd, const char *js)
 			continue;
 		key = rs_fnv(rs_fnv(14695981039346656037ull ^ (uint64_t)osd, d, dl), ia, 32);
 		n++;
-		fresh += rs_osd_add(s, key, rt - s->rt_minus_mono, (uint64_t)(strtod(du, NULL) * 1e9));
+		fresh += rs_osd_add(s, key, rt - s->rt_minus_mono, (uint64_t)(strtod(du, NULL) * 1e9),
+				    rs_osd_who(s, d, dl));
 	}
 	return keep && n > 0 && n >= atoi(keep) && fresh == n && s->osd_polls > 0;
 }
@@ -195,6 +214,10 @@ void rs_osd_init(struct rs_sched *s)
 	size_t outlen = 0, outslen = 0;
 	struct timespec rt;
 
+	s->client_id = rados_get_instance_id(s->cluster);
+	snprintf(s->own_op, sizeof(s->own_op), "osd_op(client.%llu.", (unsigned long long)s->client_id);
+	snprintf(s->own_repop, sizeof(s->own_repop), "osd_repop(client.%llu.",
+		 (unsigned long long)s->client_id);
 	clock_gettime(CLOCK_REALTIME, &rt);
 	s->rt_minus_mono = (int64_t)(rt.tv_sec * 1000000000ull + rt.tv_nsec) - (int64_t)latstat_now_ns();
 	if (rados_mon_command(s->help_cluster, cmd, 1, "", 0, &out, &outlen, &outs, &outslen) < 0) {

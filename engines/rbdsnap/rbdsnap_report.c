@@ -108,6 +108,13 @@ void rs_report_osd_op(struct rs_report *r, const struct rs_osd_op *op)
 
 	if (op->t_ns < r->t0_ns || (r->end_ns && op->t_ns > r->end_ns))
 		return;	/* before the run, or the removals after it */
+	if (op->who != RS_OSD_OWN) {	/* a replica's record of ours, or not ours */
+		if (op->who == RS_OSD_REPOP)
+			r->osd_repops++;
+		else
+			r->osd_other++;
+		return;
+	}
 	rs_phase_at(r, op->t_ns)->osd_slow++;
 	r->osd_slow++;
 	if (op->dur_ns > r->osd_slow_max_ns)
@@ -384,9 +391,11 @@ void rs_report_print(FILE *out, const struct rs_report *r, const struct rs_meta 
 		r->health_polls ? rs_health_name(r->health_worst) : "not polled",
 		r->health_polls, r->slow_ops_max, m->dropped ? ", some events dropped" : "");
 	if (r->osd_polls > 0)
-		fprintf(out, "  OSD slow-op records (dump_historic_slow_ops, >= %gs): %s%llu, longest %s%s\n",
-			r->osd_slow_keep_s, r->osd_overflow ? "at least " : "",
+		fprintf(out, "  OSD slow-op records (dump_historic_slow_ops, >= %gs) of client.%llu's ops: "
+			"%s%llu, longest %s (not counted: %llu replica, %llu of other clients)%s\n",
+			r->osd_slow_keep_s, (unsigned long long)r->osd_client, r->osd_overflow ? "at least " : "",
 			(unsigned long long)r->osd_slow, fmt_ns(r->osd_slow_max_ns, b[0], 16),
+			(unsigned long long)r->osd_repops, (unsigned long long)r->osd_other,
 			r->osd_overflow ? " (an OSD's history overflowed between reads: "
 					  "raise osd_op_history_slow_op_size)" : "");
 	else if (r->osd_polls < 0)
@@ -551,6 +560,12 @@ static void rs_json_totals(struct json_out *j, const struct rs_report *r, const 
 	json_kobj(j, "osd_slow_ops");
 	json_kint(j, "polls", r->osd_polls);
 	json_kint(j, "count", r->osd_polls > 0 ? (long long)r->osd_slow : -1LL);
+	json_kuint(j, "client_id", r->osd_client);
+	json_kuint(j, "repops", r->osd_repops);
+	json_kuint(j, "other_clients", r->osd_other);
+	/* the run's window on the OSDs' clock (records initiated in it are counted) */
+	json_kreal(j, "t0_unix", r->osd_polls > 0 ? (r->t0_ns + r->osd_rt_minus_mono) / 1e9 : 0.0, 6);
+	json_kreal(j, "t_end_unix", r->osd_polls > 0 ? (r->end_ns + r->osd_rt_minus_mono) / 1e9 : 0.0, 6);
 	json_kreal(j, "max_ms", r->osd_slow_max_ns / 1e6, 1);
 	json_kreal(j, "threshold_s", r->osd_slow_keep_s, -1);
 	json_kbool(j, "lower_bound", r->osd_overflow);
