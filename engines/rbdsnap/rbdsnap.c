@@ -496,6 +496,9 @@ static void rbdsnap_finish(struct thread_data *td, struct rbdsnap_data *sd)
 	sd->rep.osd_polls = sd->sched.osd_poll_err && !sd->sched.noops ? -1 : sd->sched.osd_polls;
 	sd->rep.osd_slow_keep_s = sd->sched.osd_keep_s;
 	sd->rep.osd_overflow = sd->sched.osd_overflow;
+	sd->rep.osd_ls_err = sd->sched.osd_ls_err;
+	for (i = 0; i < (size_t)sd->sched.nosds; i++)
+		sd->rep.osd_failed |= sd->sched.osd_failed[i];
 	sd->rep.osd_client = sd->sched.client_id;
 	sd->rep.osd_rt_minus_mono = sd->sched.rt_minus_mono;
 	for (i = 0; i < sd->sched.noops; i++)

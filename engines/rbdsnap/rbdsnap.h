@@ -104,7 +104,13 @@ struct rs_sched {
 	 * the job thread reads after joining it */
 	int osds[16], nosds;
 	int osd_polls, osd_poll_err;
-	bool osd_overflow;	/* a read found only new records, a full history */
+	int osd_ls_err;		/* -errno of `osd ls` (no OSD to ask), or 0 */
+	int osd_reads[16];	/* the OSD's good reads so far */
+	bool osd_failed[16];	/* the OSD's last read failed: records since its
+				 * last good read are missing */
+	bool osd_overflow;	/* records were lost: a read found a full history
+				 * of new records only, or (the first read) one
+				 * whose oldest record is younger than t0 */
 	double osd_keep_s;
 	int64_t rt_minus_mono;	/* CLOCK_REALTIME - latstat clock, ns */
 	uint64_t client_id;	/* the job's client (cluster): client.<id> */
@@ -163,7 +169,9 @@ struct rs_report {
 	struct rs_trans *tr;
 	size_t ntr, tr_cap;
 	int osd_polls;		/* -1: the OSDs refused dump_historic_slow_ops */
-	bool osd_overflow;	/* counts are lower bounds */
+	int osd_ls_err;		/* -errno: `osd ls` failed (osd_polls -1) */
+	bool osd_overflow;	/* counts are lower bounds: a history overflowed */
+	bool osd_failed;	/* ... or an OSD's last read failed */
 	uint64_t osd_slow, osd_slow_max_ns;
 	uint64_t osd_repops, osd_other;	/* records in the run not counted */
 	uint64_t osd_client;	/* client.<id> whose ops were counted */

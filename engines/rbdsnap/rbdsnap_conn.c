@@ -177,13 +177,15 @@ static int rs_osd_add(struct rs_sched *s, uint64_t key, uint64_t t_ns, uint64_t 
 	return 1;
 }
 
-/* true if every record was new and the history was full: some were lost */
-static bool rs_osd_parse(struct rs_sched *s, int osd, const char *js)
+/* true if records of the run were lost: see osd_overflow */
+static bool rs_osd_parse(struct rs_sched *s, int i, const char *js)
 {
+	int osd = s->osds[i];
 	const char *p = rs_json_val(js, "threshold to keep"), *d, *ia, *du;
 	const char *keep = rs_json_val(js, "num to keep");
 	int n = 0, fresh = 0;
-	uint64_t key, rt;
+	uint64_t key, rt, oldest = UINT64_MAX;
+	bool first;
 	size_t dl;
 
 	if (p)
@@ -200,10 +202,19 @@ static bool rs_osd_parse(struct rs_sched *s, int osd, const char *js)
 			continue;
 		key = rs_fnv(rs_fnv(14695981039346656037ull ^ (uint64_t)osd, d, dl), ia, 32);
 		n++;
+		if (rt < oldest)
+			oldest = rt;
 		fresh += rs_osd_add(s, key, rt - s->rt_minus_mono, (uint64_t)(strtod(du, NULL) * 1e9),
 				    rs_osd_who(s, d, dl));
 	}
-	return keep && n > 0 && n >= atoi(keep) && fresh == n && s->osd_polls > 0;
+	first = !s->osd_reads[i]++;
+	if (!keep || n <= 0 || n < atoi(keep))
+		return false;	/* not full: nothing was pushed out */
+	/* the history keeps the newest: full of ops younger than the run (first
+	 * read) or than the last read, older ones of the run may be gone */
+	if (first)
+		return (int64_t)oldest - s->rt_minus_mono > (int64_t)s->t0_ns;
+	return fresh == n;
 }
 
 /* Which OSDs to ask, and how the OSDs' clock maps to ours. */
@@ -213,6 +224,7 @@ void rs_osd_init(struct rs_sched *s)
 	char *out = NULL, *outs = NULL, *p, *end;
 	size_t outlen = 0, outslen = 0;
 	struct timespec rt;
+	int r;
 
 	s->client_id = rados_get_instance_id(s->cluster);
 	snprintf(s->own_op, sizeof(s->own_op), "osd_op(client.%llu.", (unsigned long long)s->client_id);
@@ -220,8 +232,10 @@ void rs_osd_init(struct rs_sched *s)
 		 (unsigned long long)s->client_id);
 	clock_gettime(CLOCK_REALTIME, &rt);
 	s->rt_minus_mono = (int64_t)(rt.tv_sec * 1000000000ull + rt.tv_nsec) - (int64_t)latstat_now_ns();
-	if (rados_mon_command(s->help_cluster, cmd, 1, "", 0, &out, &outlen, &outs, &outslen) < 0) {
+	r = rados_mon_command(s->help_cluster, cmd, 1, "", 0, &out, &outlen, &outs, &outslen);
+	if (r < 0) {
 		s->osd_poll_err = 1;
+		s->osd_ls_err = r;
 		return;
 	}
 	p = strndup(out, outlen);	/* [0,1,2] */
@@ -251,10 +265,11 @@ bool rs_osd_poll(struct rs_sched *s)
 		int r = rados_osd_command(s->help_cluster, s->osds[i], cmd, 1, "", 0, &out, &outlen,
 					  &outs, &outslen);
 
+		s->osd_failed[i] = r < 0;
 		if (r < 0) {
 			s->osd_poll_err = 1;
 		} else if ((js = strndup(out, outlen))) {
-			over |= rs_osd_parse(s, s->osds[i], js);
+			over |= rs_osd_parse(s, i, js);
 			free(js);
 		}
 		rados_buffer_free(out);

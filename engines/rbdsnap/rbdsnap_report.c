@@ -392,12 +392,16 @@ void rs_report_print(FILE *out, const struct rs_report *r, const struct rs_meta 
 		r->health_polls, r->slow_ops_max, m->dropped ? ", some events dropped" : "");
 	if (r->osd_polls > 0)
 		fprintf(out, "  OSD slow-op records (dump_historic_slow_ops, >= %gs) of client.%llu's ops: "
-			"%s%llu, longest %s (not counted: %llu replica, %llu of other clients)%s\n",
-			r->osd_slow_keep_s, (unsigned long long)r->osd_client, r->osd_overflow ? "at least " : "",
+			"%s%llu, longest %s (not counted: %llu replica, %llu of other clients)%s%s\n",
+			r->osd_slow_keep_s, (unsigned long long)r->osd_client,
+			r->osd_overflow || r->osd_failed ? "at least " : "",
 			(unsigned long long)r->osd_slow, fmt_ns(r->osd_slow_max_ns, b[0], 16),
 			(unsigned long long)r->osd_repops, (unsigned long long)r->osd_other,
-			r->osd_overflow ? " (an OSD's history overflowed between reads: "
-					  "raise osd_op_history_slow_op_size)" : "");
+			r->osd_overflow ? " (an OSD's history overflowed before a read: "
+					  "raise osd_op_history_slow_op_size)" : "",
+			r->osd_failed ? " (an OSD did not answer the last read)" : "");
+	else if (r->osd_ls_err)
+		fprintf(out, "  OSD slow-op records: none read, `osd ls` failed: %s\n", strerror(-r->osd_ls_err));
 	else if (r->osd_polls < 0)
 		fprintf(out, "  OSD slow-op records: the OSDs refused dump_historic_slow_ops\n");
 	if (r->nsec > 300) {
@@ -568,7 +572,7 @@ static void rs_json_totals(struct json_out *j, const struct rs_report *r, const 
 	json_kreal(j, "t_end_unix", r->osd_polls > 0 ? (r->end_ns + r->osd_rt_minus_mono) / 1e9 : 0.0, 6);
 	json_kreal(j, "max_ms", r->osd_slow_max_ns / 1e6, 1);
 	json_kreal(j, "threshold_s", r->osd_slow_keep_s, -1);
-	json_kbool(j, "lower_bound", r->osd_overflow);
+	json_kbool(j, "lower_bound", r->osd_overflow || r->osd_failed);
 	json_obj_end(j);
 	json_kuint(j, "events_dropped", m->dropped);
 }
