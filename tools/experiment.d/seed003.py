@@ -271,7 +271,7 @@ def run(ctx):
     out.append("### The collapse: 4 kB randwrite, iodepth 32, per run\n\nSNAPS=3: IOPS with three snapshots live "
                "(phase `snap3`) against the run's own baseline; SNAPS=1 (the demo: the SNAPS=3 run's first "
                "snapshot): IOPS of the writes issued while one snapshot was being created (phase `creating snap1`). Slow I/Os: ≥ 1 s, counted by the engine; "
-               "OSD slow ops: the OSDs' own records (`dump_historic_slow_ops`, ≥ 1 s) of ops received in that "
+               "OSD slow ops: the OSDs' own records (`dump_historic_slow_ops`, ≥ 1 s) of the job's client's ops received in that "
                "phase; SLOW_OPS max: the most `ceph health` reported from the first snapshot on (the "
                "baseline's polls can hold the previous run's leftovers: its own row below).\n\n" + table(
                    ["cluster", "run", "baseline IOPS", "phase", "IOPS", "of baseline", "max ms", "slow I/Os",
