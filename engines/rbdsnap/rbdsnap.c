@@ -493,12 +493,18 @@ static void rbdsnap_finish(struct thread_data *td, struct rbdsnap_data *sd)
 	rs_sched_stop(&sd->sched, o->snap_remove_at_end);
 	rbdsnap_drain(td, sd);
 	sd->sched_on = false;
-	sd->rep.osd_polls = sd->sched.osd_poll_err && !sd->sched.noops ? -1 : sd->sched.osd_polls;
+	/* -1 (refused) only when no OSD ever answered; one that failed its last read: lower bound */
+	sd->rep.osd_polls = -1;
+	for (i = 0; i < (size_t)sd->sched.nosds; i++) {
+		if (sd->sched.osd_reads[i])
+			sd->rep.osd_polls = sd->sched.osd_polls;
+		sd->rep.osd_failed |= sd->sched.osd_failed[i];
+	}
+	if (!sd->sched.osd_poll_err)
+		sd->rep.osd_polls = sd->sched.osd_polls;
 	sd->rep.osd_slow_keep_s = sd->sched.osd_keep_s;
 	sd->rep.osd_overflow = sd->sched.osd_overflow;
 	sd->rep.osd_ls_err = sd->sched.osd_ls_err;
-	for (i = 0; i < (size_t)sd->sched.nosds; i++)
-		sd->rep.osd_failed |= sd->sched.osd_failed[i];
 	sd->rep.osd_client = sd->sched.client_id;
 	sd->rep.osd_rt_minus_mono = sd->sched.rt_minus_mono;
 	for (i = 0; i < sd->sched.noops; i++)

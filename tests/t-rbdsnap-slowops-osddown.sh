@@ -1,0 +1,46 @@
+#!/bin/bash
+# Description: rbdsnap marks its OSD slow-op count a lower bound when an OSD did not answer its last read - on a replicated cluster of its own (tools/cluster --profile replicated: 3 OSDs, size 3) osd.2 is stopped mid-run (the writes go on with 2 of 3): Ceph's osd dump says osd.2 is down at the end, so its records since the last read are missing and the sidecar must say lower_bound
+# Timeout: 420
+. "$(dirname "$0")/lib.sh"
+. "$REPO/tests/lib-fault.sh"
+command -v ceph-osd >/dev/null || skip "no ceph-osd (tools/deps)"
+have_backend RBD || skip "configure found no librbd"
+# a cluster of its own, beside the suite's: ports P..P+99 for the first P = PORT+300, +400, ... that is free
+D=$REPO/build/test-osddown
+for off in 300 400 500 600 700 800; do
+	P=$(( ${DBFIO_CLUSTER_PORT:-40100} + off ))
+	ss -Hltn "sport = :$P or sport = :$((P + 1))" | grep -q . || break
+done
+export DBFIO_CLUSTER_DIR=$D DBFIO_CLUSTER_PORT=$P
+CL=$REPO/tools/cluster
+at_exit '"$CL" down >/dev/null 2>&1'
+"$CL" down >/dev/null 2>&1
+"$CL" up --profile replicated >"$TMP/up.log" 2>&1 || { cat "$TMP/up.log"; fail "tools/cluster up --profile replicated failed"; }
+export CEPH_CONF=$D/ceph.conf
+CDIR=$D	# lib-fault's daemon_pid/daemon_stop
+IMG=rbdsnap-test-osddown
+rbd create -p rbd --size 64M "$IMG" || fail "rbd create $IMG"
+rbd_nocache_conf
+s0=$SECONDS
+CEPH_CONF=$TMP/ceph.conf "$FIO" --name=od --ioengine="external:$B/rbdsnap.so" --clientname=admin --pool=rbd --rbdname="$IMG" \
+	--invalidate=0 --rw=randwrite --bs=4k --iodepth=4 --rate_iops=50 --time_based --runtime=10 \
+	--health_interval=1 --osd_slow_ops=1 --snap_json="$TMP/od.snap.json" \
+	--output-format=json --output="$TMP/od.json" 2>"$TMP/od.err" &
+fp=$!
+sleep 3
+daemon_stop osd 2
+ok "osd.2 stopped $((SECONDS - s0)) s into the run"
+fio_wait $fp od "" "$TMP/od.err"
+rc=$?
+grep -v "^ *[0-9]" "$TMP/od.err" | head -12
+[ $rc = 0 ] || fail "fio exited $rc"
+# the oracle: Ceph's own map says osd.2 was down when the engine read the histories at the end
+up2=$(timeout 30 ceph osd dump -f json | py json - "[o['up'] for o in d['osds'] if o['osd'] == 2][0]")
+[ "$up2" = 0 ] || fail "osd.2 is up again (up=$up2): the test proves nothing"
+read -r polls count lower <<<"$(json "$TMP/od.snap.json" \
+	"'%d %d %s' % (d['osd_slow_ops']['polls'], d['osd_slow_ops']['count'], d['osd_slow_ops']['lower_bound'])")"
+echo "osd.2 down at the end; engine: $polls read(s), count $count, lower_bound $lower"
+[ "$polls" -ge 1 ] || fail "the engine read no OSD history"
+[ "$lower" = True ] || fail "osd.2 was down at the last read and lower_bound is $lower"
+grep -q "did not answer the last read" "$TMP/od.err" || fail "the report does not say an OSD did not answer"
+ok "an OSD down at the last read: the count ($count) is marked a lower bound"
