@@ -4,14 +4,16 @@
 # seed-like one this module starts itself (tools/cluster up --profile seed003:
 # FileStore on a 150-IOPS HDD-like loop device, librbd cache write-through)
 # and stops afterwards unless it was up. Per cluster: jobs/seed003-rbd.fio
-# with SNAPS=1,3, every point --repeats times (at least 2), on an image
+# with SNAPS=3 (its first snapshot's create is the seed's "snapshot during the
+# run": the same single create under the writer, so no SNAPS=1 run of its own),
+# every point --repeats times (at least 2), on an image
 # written in full first; then "slower with every snapshot even after CoW
 # flattens it": 0..5 snapshots, every object rewritten after each, two
 # measurements per count (jobs/seed003-cow.fio). Both clusters get the same
 # slow-op thresholds (1 s) for the run. seed003_measure.py turns the runs
 # into the figures results/claims/seed003.json names. --demo (make demo)
-# runs one SNAPS=3 point per cluster (its first snapshot stands for SNAPS=1),
-# once, on smaller images, and the CoW sweep at 1 and 5 snapshots only.
+# runs the SNAPS=3 point once per cluster, on smaller images, and the CoW
+# sweep at 1 and 5 snapshots only.
 import os, subprocess, time
 from common import REPO, SW, f, jobs, log, pdir, point, side_cluster, sidecar, table
 
@@ -28,8 +30,11 @@ def reps(ctx):
 
 
 def snaps(ctx):
-    """the SNAPS values run: the demo's SNAPS=3 run also gives the first snapshot's stall"""
-    return (3,) if demo(ctx) else (1, 3)
+    """the SNAPS values run: the SNAPS=3 run's first create also gives one
+    snapshot's stall (a SNAPS=1 run of its own measured the same create and
+    cost a third of make results' seed 003 time; sidecars of SNAPS=1 runs are
+    still read when present)"""
+    return (3,)
 
 
 # the CoW sweep: snapshot counts measured (the claim compares 5 with 1); in
@@ -103,7 +108,7 @@ def s003_osd_unset(env, keys):
 
 
 def s003_profile(ctx, tag, env):
-    """SNAPS=1,3 x REP=1,2 (demo: SNAPS=3 once), then the CoW sweep, on one cluster."""
+    """SNAPS=3 x REP=1..N (demo: once), then the CoW sweep, on one cluster."""
     short = ctx.a.short
     s003_osd_set(env, S003_OSD)   # the same slow-op thresholds on both clusters
     (size, csize), img = sizes(ctx, tag), f"seed003-{tag}"
@@ -147,7 +152,7 @@ S003_KEY = {3: "snap3", 1: "creating snap1"}
 
 
 def s003_runs(run, ctx):
-    """the rbdsnap sidecars of the SNAPS=1,3 runs, read once: (SNAPS, REP, the
+    """the rbdsnap sidecars of the runs (SNAPS=3; older SNAPS=1 ones too), read once: (SNAPS, REP, the
     sidecar or None when the run failed, its phases by name)"""
     out = []
     for n in snaps(ctx):
@@ -174,7 +179,7 @@ def s003_phases(runs, label):
 
 def s003_keys(runs, n):
     """the phases a SNAPS=n run stands for: its own, and the first create's
-    stall too when no SNAPS=1 run was made (the demo)"""
+    stall too when no SNAPS=1 run was made (make results and the demo)"""
     alone = n == 3 and not any(m == 1 for m, _, _, _ in runs)
     return [S003_KEY[n]] + ([S003_KEY[1]] if alone else [])
 
@@ -266,11 +271,10 @@ def run(ctx):
     out.append("**Measured here** (" + ("one run per cluster" if demo(ctx) else "ranges over the repetitions")
                + "; computed from the table below):\n\n" + found)
     if demo(ctx):
-        ctx.notes.append("demo: one SNAPS=3 run per cluster; the writes stalled by one snapshot's create are its "
-                         "first snapshot's (`creating snap1`); the CoW sweep measured 1 and 5 snapshots only")
+        ctx.notes.append("demo: one SNAPS=3 run per cluster; the CoW sweep measured 1 and 5 snapshots only")
     out.append("### The collapse: 4 kB randwrite, iodepth 32, per run\n\nSNAPS=3: IOPS with three snapshots live "
-               "(phase `snap3`) against the run's own baseline; SNAPS=1 (the demo: the SNAPS=3 run's first "
-               "snapshot): IOPS of the writes issued while one snapshot was being created (phase `creating snap1`). Slow I/Os: ≥ 1 s, counted by the engine; "
+               "(phase `snap3`) against the run's own baseline; its first snapshot (the seed's one snapshot during the "
+               "run): IOPS of the writes issued while it was being created (phase `creating snap1`). Slow I/Os: ≥ 1 s, counted by the engine; "
                "OSD slow ops: the OSDs' own records (`dump_historic_slow_ops`, ≥ 1 s) of the job's client's ops received in that "
                "phase; SLOW_OPS max: the most `ceph health` reported from the first snapshot on (the "
                "baseline's polls can hold the previous run's leftovers: its own row below).\n\n" + table(
