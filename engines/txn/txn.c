@@ -382,9 +382,10 @@ static void fio_txn_cleanup(struct thread_data *td)
 	if (!tx)
 		return;
 	fprintf(stderr, "txn: job %s (thread %d): txns=%llu stmts=%llu cpu_burned_ms=%.3f "
-		"rtt_slept_ms=%.3f\n", td->o.name, td->thread_number,
+		"rtt_slept_ms=%.3f size_probes=%llu extends=%llu\n", td->o.name, td->thread_number,
 		(unsigned long long)tx->txns, (unsigned long long)tx->stmts,
-		tx->dt.cpu_ns / 1e6, tx->dt.rtt_ns / 1e6);
+		tx->dt.cpu_ns / 1e6, tx->dt.rtt_ns / 1e6, (unsigned long long)tx->io.probes,
+		(unsigned long long)tx->io.extends);
 	if (tx->io_ok)
 		txn_io_free(&tx->io);
 	if (tx->db)
@@ -405,6 +406,24 @@ static uint64_t rnd(struct txn_data *tx, uint64_t n)
 	return (uint64_t)(((unsigned __int128)(tx->rnd * 2685821657736338717ull) * n) >> 64);
 }
 
+/* postgres: the statement's size probes (lseek(SEEK_END) on each table's last segment). */
+static int probe(struct txn_data *tx, const struct txn_stmt *st)
+{
+	const struct txn_db *db = tx->db;
+	uint64_t size;
+	unsigned int i;
+	int ret = 0;
+
+	if (!db->c.log.postgres)
+		return 0;
+	for (i = 0; i < st->nprobe && !ret; i++) {
+		const struct txn_table *t = &db->c.prof.t[st->probe[i]];
+
+		ret = txn_io_size(&tx->io, txn_db_gpage(db, st->probe[i], t->pages - 1), &size);
+	}
+	return ret;
+}
+
 /* One statement's page accesses. */
 static int pages(struct txn_data *tx, const struct txn_acc *a)
 {
@@ -418,6 +437,10 @@ static int pages(struct txn_data *tx, const struct txn_acc *a)
 		row = atomic_fetch_add(&db->append_rows[a->table], 1);
 		first = last = (row / t->rows_per_page) % t->pages;
 		fresh = row % t->rows_per_page == 0;	/* a new page: extension, nothing to read */
+		/* PostgreSQL extends the file: smgrnblocks, then smgrextend's write at its end */
+		if (fresh && db->c.log.postgres &&
+		    (ret = txn_io_extend(&tx->io, txn_db_gpage(db, a->table, first))))
+			return ret;
 		break;
 	case TA_RANGE:
 		row = tx->key[a->key];
@@ -457,6 +480,7 @@ static int transaction(struct thread_data *td, struct txn_data *tx)
 			dbtime_round_trip(&tx->dt, o->rtt * 1000);
 		if (o->cpu + o->client_cpu)
 			dbtime_burn(&tx->dt, (o->cpu + o->client_cpu) * 1000);
+		ret = probe(tx, &p->s[i]);
 		for (j = 0; j < p->s[i].nacc && !ret; j++)
 			ret = pages(tx, &p->s[i].acc[j]);
 		tx->stmts++;

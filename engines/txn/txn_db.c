@@ -103,6 +103,36 @@ static int load(struct txn_db *db, char *err, size_t errlen)
 	return ret;
 }
 
+/*
+ * postgres: an appended table (pgbench_history) goes on at the end of its
+ * file, as PostgreSQL's keeps growing from run to run: its row counter starts
+ * after the pages already there (wrapped at the table's capacity).
+ */
+static int append_from_end(struct txn_db *db, char *err, size_t errlen)
+{
+	struct txn_io io;
+	uint64_t size;
+	unsigned int t;
+	int ret = 0;
+
+	if (txn_io_init(&io, db->s, &db->g))
+		return -ENOMEM;
+	for (t = 0; t < db->c.prof.ntables && !ret; t++) {
+		const struct txn_table *tb = &db->c.prof.t[t];
+
+		if (!tb->append)
+			continue;
+		ret = txn_io_size(&io, txn_db_gpage(db, t, 0), &size);
+		if (!ret)
+			atomic_store(&db->append_rows[t],
+				     size / db->g.bs % tb->pages * tb->rows_per_page);
+	}
+	if (ret)
+		snprintf(err, errlen, "%s", io.err);
+	txn_io_free(&io);
+	return ret;
+}
+
 static void ckpt_written(void *arg, unsigned int idx, uint64_t page)
 {
 	struct txn_db *db = arg;
@@ -231,6 +261,8 @@ static int db_open(struct txn_db *db, char *err, size_t errlen)
 		return ret;
 	}
 	if (db->c.prefill && (ret = load(db, err, errlen)))
+		return ret;
+	if (db->c.log.postgres && (ret = append_from_end(db, err, errlen)))
 		return ret;
 	if (txn_pool_init(&db->pool, (uint32_t)nframes, &db->g, db->c.fpw)) {
 		snprintf(err, errlen, "buffer pool of %llu pages: out of memory",

@@ -322,10 +322,30 @@ void txn_io_free(struct txn_io *io)
 	io->buf = NULL;
 }
 
+/* The connection's handle on segment idx, opened on first use. */
+static int io_file(struct txn_io *io, unsigned int idx, struct store_file **f)
+{
+	char name[64];
+	int ret;
+
+	if (!io->files[idx]) {
+		pg_seg_name(io->g, idx, name, sizeof(name));
+		ret = store_open(io->s, name, O_RDWR | O_CREAT, 0600, pg_seg_bytes(io->g, idx),
+				 &io->files[idx]);
+		if (ret) {
+			snprintf(io->err, sizeof(io->err), "open(%s) failed: %s", name, strerror(-ret));
+			return ret;
+		}
+	}
+	*f = io->files[idx];
+	return 0;
+}
+
 /* Read or write one page of the tables through the connection's store. */
 int txn_io_page(struct txn_io *io, uint64_t gpage, int write)
 {
 	const struct pg_geom *g = io->g;
+	struct store_file *f;
 	unsigned int idx;
 	uint64_t page;
 	char name[64];
@@ -333,24 +353,57 @@ int txn_io_page(struct txn_io *io, uint64_t gpage, int write)
 	int ret;
 
 	seg_of(g, gpage, &idx, &page);
-	pg_seg_name(g, idx, name, sizeof(name));
-	if (!io->files[idx]) {
-		ret = store_open(io->s, name, O_RDWR | O_CREAT, 0600, pg_seg_bytes(g, idx),
-				 &io->files[idx]);
-		if (ret) {
-			snprintf(io->err, sizeof(io->err), "open(%s) failed: %s", name, strerror(-ret));
-			return ret;
-		}
-	}
+	if ((ret = io_file(io, idx, &f)))
+		return ret;
 	if (write)
-		r = store_pwrite(io->s, io->files[idx], io->buf, g->bs, page * g->bs);
+		r = store_pwrite(io->s, f, io->buf, g->bs, page * g->bs);
 	else
-		r = store_pread(io->s, io->files[idx], io->buf, g->bs, page * g->bs);
+		r = store_pread(io->s, f, io->buf, g->bs, page * g->bs);
 	if (r < 0) {
+		pg_seg_name(g, idx, name, sizeof(name));
 		snprintf(io->err, sizeof(io->err), "%s(%s, page %llu) failed: %s",
 			 write ? "pwrite" : "pread", name, (unsigned long long)page,
 			 strerror((int)-r));
 		return (int)r;
 	}
+	return 0;
+}
+
+int txn_io_size(struct txn_io *io, uint64_t gpage, uint64_t *size)
+{
+	struct store_file *f;
+	unsigned int idx;
+	uint64_t page;
+	char name[64];
+	int ret;
+
+	seg_of(io->g, gpage, &idx, &page);
+	if ((ret = io_file(io, idx, &f)))
+		return ret;
+	io->probes++;
+	ret = store_size(io->s, f, size);
+	if (ret) {
+		pg_seg_name(io->g, idx, name, sizeof(name));
+		snprintf(io->err, sizeof(io->err), "lseek(%s, SEEK_END) failed: %s", name,
+			 strerror(-ret));
+	}
+	return ret;
+}
+
+int txn_io_extend(struct txn_io *io, uint64_t gpage)
+{
+	unsigned int idx;
+	uint64_t page, size;
+	int ret;
+
+	if ((ret = txn_io_size(io, gpage, &size)))
+		return ret;
+	seg_of(io->g, gpage, &idx, &page);
+	if (size > page * io->g->bs)
+		return 0;
+	memset(io->buf, 0, io->g->bs);	/* smgrextend writes the new page zeroed */
+	if ((ret = txn_io_page(io, gpage, 1)))
+		return ret;
+	io->extends++;
 	return 0;
 }

@@ -58,6 +58,7 @@ static struct txn_stmt *stmt(struct txn_profile *p, const char *sql)
 
 	s->sql = sql;
 	s->nacc = 0;
+	s->nprobe = 0;
 	return s;
 }
 
@@ -71,41 +72,74 @@ static void acc(struct txn_stmt *s, unsigned int tab, unsigned int how, unsigned
 	a->dirty = dirty;
 }
 
+/* postgres: the statement sizes these tables with lseek(SEEK_END) (smgrnblocks). */
+static void probes(struct txn_stmt *s, unsigned int n, const uint8_t *tab)
+{
+	unsigned int i;
+
+	for (i = 0; i < n && s->nprobe < TXN_MAX_PROBES; i++)
+		s->probe[s->nprobe++] = tab[i];
+}
+
 /* The statement's last access holds its row until the transaction ends (txn_lock.c). */
 static void lock_last(struct txn_stmt *s)
 {
 	s->acc[s->nacc - 1].lock = 1;
 }
 
+/*
+ * pgbench's tables: relfilenodes 16384.. in this order. The primary keys of
+ * tellers and branches (1-2 pages, resident) are here for their size probes
+ * only: no statement touches their pages. A history row is 48 bytes (tuple
+ * header 24 with the null bitmap: filler is NULL) + a 4-byte line pointer:
+ * (8192 - 24) / 52 = 157 a page, as real PostgreSQL 15 extended it once per
+ * ~160 transactions.
+ */
+enum { ACC, ACC_PK, TEL, BR, HIST, TEL_PK, BR_PK };
+
 static void tpcb(struct txn_profile *p, unsigned int scale, uint32_t ps)
 {
+	/*
+	 * PostgreSQL 15's size probes (strace of pgbench -c 1): the planner sizes
+	 * each table a statement names and its index (estimate_rel_size); tellers
+	 * and branches (a page each) are seq-scanned, which sizes the table again.
+	 * INSERT ... VALUES plans no scan; its extensions probe (txn.c).
+	 */
+	static const uint8_t acc_p[] = { ACC, ACC_PK }, tel_p[] = { TEL, TEL_PK, TEL },
+			     br_p[] = { BR, BR_PK, BR };
 	struct txn_stmt *s;
 
 	table(p, "pgbench_accounts", 100000ull * scale, 61, ps, 0);
 	table(p, "pgbench_accounts_pkey", 100000ull * scale, 366, ps, 0);
 	table(p, "pgbench_tellers", 10ull * scale, 61, ps, 0);
 	table(p, "pgbench_branches", scale, 61, ps, 0);
-	table(p, "pgbench_history", 0, 107, ps, 1);
+	table(p, "pgbench_history", 0, 157, ps, 1);
+	table(p, "pgbench_tellers_pkey", 10ull * scale, 366, ps, 0);
+	table(p, "pgbench_branches_pkey", scale, 366, ps, 0);
 	p->nkeys = 3;
-	p->key_table[0] = 0;	/* aid */
-	p->key_table[1] = 2;	/* tid */
-	p->key_table[2] = 3;	/* bid */
+	p->key_table[0] = ACC;	/* aid */
+	p->key_table[1] = TEL;	/* tid */
+	p->key_table[2] = BR;	/* bid */
 	stmt(p, "BEGIN");
 	s = stmt(p, "UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid");
-	acc(s, 1, TA_ROW, 0, 1);	/* fillfactor 100: not HOT, a new index entry */
-	acc(s, 0, TA_ROW, 0, 1);
+	acc(s, ACC_PK, TA_ROW, 0, 1);	/* fillfactor 100: not HOT, a new index entry */
+	acc(s, ACC, TA_ROW, 0, 1);
 	lock_last(s);
+	probes(s, 2, acc_p);
 	s = stmt(p, "SELECT abalance FROM pgbench_accounts WHERE aid = :aid");
-	acc(s, 1, TA_ROW, 0, 0);
-	acc(s, 0, TA_ROW, 0, 0);
+	acc(s, ACC_PK, TA_ROW, 0, 0);
+	acc(s, ACC, TA_ROW, 0, 0);
+	probes(s, 2, acc_p);
 	s = stmt(p, "UPDATE pgbench_tellers SET tbalance = tbalance + :delta WHERE tid = :tid");
-	acc(s, 2, TA_ROW, 1, 1);
+	acc(s, TEL, TA_ROW, 1, 1);
 	lock_last(s);
+	probes(s, 3, tel_p);
 	s = stmt(p, "UPDATE pgbench_branches SET bbalance = bbalance + :delta WHERE bid = :bid");
-	acc(s, 3, TA_ROW, 2, 1);
+	acc(s, BR, TA_ROW, 2, 1);
 	lock_last(s);	/* one of `scale` rows: the lock clients queue on */
+	probes(s, 3, br_p);
 	s = stmt(p, "INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (...)");
-	acc(s, 4, TA_APPEND, 0, 1);
+	acc(s, HIST, TA_APPEND, 0, 1);
 	stmt(p, "END");
 	p->log_bytes = 560;
 	p->binlog_bytes = 700;
