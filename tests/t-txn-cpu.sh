@@ -46,3 +46,15 @@ clat0=$(json "$TMP/ro.json" "round(d['jobs'][0]['write']['clat_ns']['percentile'
 py check "15.2 <= $clat - $clat0 <= 16.8" ||
 	fail "rtt=1ms: median read_only latency $clat ms, without rtt $clat0 ms: not 16 ms more"
 ok "rtt=1ms: median read_only latency $clat ms, $clat0 ms without (fio clat): 16 round trips of 1 ms"
+# A small rtt is that rtt on average, not the sleep's wake-up: 1000 read_only
+# transactions x 16 statements x 10 us = 0.16 s more than without (fio's own
+# job runtime). Each nanosleep overshoots (the 50 us default timer slack, the
+# wake-up): with a credit of one rtt this took 0.47 s at load 9 (2.9x).
+cpu rt0 --txn_profile=read_only --number_ios=1000 >/dev/null
+cpu rt10 --txn_profile=read_only --number_ios=1000 --rtt=10us >/dev/null
+r0=$(json "$TMP/rt0.json" "d['jobs'][0]['job_runtime'] / 1e3")
+r10=$(json "$TMP/rt10.json" "d['jobs'][0]['job_runtime'] / 1e3")
+echo "read_only x 1000: ${r0}s without rtt, ${r10}s with rtt=10us (+0.16 s expected)"
+py check "$r10 - $r0 <= 0.32" ||
+	fail "rtt=10us: 1000 read_only transactions took ${r10}s, ${r0}s without: more than 2 x the 0.16 s of round trips"
+ok "rtt=10us: +$(py calc "round($r10 - $r0, 3)") s for 16000 round trips of 10 us (0.16 s)"

@@ -5,6 +5,7 @@
  * fio-free.
  */
 #include <errno.h>
+#include <sys/prctl.h>
 #include <time.h>
 
 #include "dbtime.h"
@@ -40,20 +41,29 @@ void dbtime_burn(struct dbtime *t, uint64_t ns)
 }
 
 /*
- * A sleep overshoots by the wake-up (hundreds of us on a loaded machine),
- * while a calibrated rtt already holds the real system's wake-ups: the
- * overshoot is taken off the next round trip (a credit of at most one: a
- * long stall is not given back).
+ * A sleep overshoots by the wake-up (the thread's timer slack, 50 us by
+ * default, and hundreds of us on a loaded machine), while a calibrated rtt
+ * already holds the real system's wake-ups: the slack is set to 1 ns for the
+ * thread, and the overshoot is taken off the next round trips. The credit is
+ * capped at DBTIME_CREDIT_NS (or one rtt if longer): a long stall is not
+ * given back, while a 10 us rtt is 10 us on average (with a credit of one
+ * rtt every such sleep cost the 50 us slack and more: 5-15x the rtt).
  */
+#define DBTIME_CREDIT_NS 1000000ull
+
 void dbtime_round_trip(struct dbtime *t, uint64_t ns)
 {
-	uint64_t t0, left;
+	uint64_t t0, left, cap = ns > DBTIME_CREDIT_NS ? ns : DBTIME_CREDIT_NS;
 	struct timespec ts;
 
+	if (!t->slack_set) {
+		prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);	/* this thread only */
+		t->slack_set = 1;
+	}
 	t->rtt_due_ns += ns;
 	if (t->rtt_ns >= t->rtt_due_ns) {
-		if (t->rtt_ns - t->rtt_due_ns > ns)
-			t->rtt_due_ns = t->rtt_ns - ns;
+		if (t->rtt_ns - t->rtt_due_ns > cap)
+			t->rtt_due_ns = t->rtt_ns - cap;
 		return;
 	}
 	left = t->rtt_due_ns - t->rtt_ns;

@@ -15,6 +15,7 @@ struct dbtime {
 	uint64_t cpu_ns;	/* CPU time burned (CLOCK_THREAD_CPUTIME_ID) */
 	uint64_t rtt_ns;	/* wall time slept in round trips */
 	uint64_t rtt_due_ns;	/* round trips asked for: rtt_ns follows it */
+	int slack_set;		/* this thread's timer slack set to 1 ns */
 };
 
 /* This thread's CPU time so far, in ns. */
@@ -25,7 +26,7 @@ void dbtime_burn(struct dbtime *t, uint64_t ns);
 
 /*
  * One client round trip of ns wall time on average: a sleep, whose overshoot
- * (the wake-up) is taken off the next round trip.
+ * (the wake-up) is taken off the next round trips (up to 1 ms or one rtt).
  */
 void dbtime_round_trip(struct dbtime *t, uint64_t ns);
 
