@@ -1070,6 +1070,61 @@ def seed000_install(tmp):
 
 
 @command
+def seed000_records(tmp):
+    """seed000-records TMPDIR: seed 000's "Create table + N recs" time = the CREATE's latency + the
+    INSERTs' runtime (x10 when [ins100k] ran a tenth of the 100K rows) + the pages job's runtime + its
+    shutdown checkpoint: on a hand-made run folder and on a real local run of
+    jobs/seed000-records.fio (its fio JSON, ckpt-N.log and txn's stderr lines parsed here)."""
+    import argparse
+    experiment_d()
+    import common
+    import seed000
+    run = os.path.join(tmp, "fixture")
+    pd = common.pdir(run, FLAVOR="mariadb")
+    os.makedirs(pd)
+    js = []
+    # (create clat ms, inserts ms, rows run, pages ms, checkpoint write + sync ms) -> hand-computed s
+    fx = {"1k": (2.0, 150, 1000, 1, (2.0, 3.0), 0.158), "10k": (3.0, 1400, 10000, 2, (1.0, 1.0), 1.407),
+          "100k": (4.0, 1500, 10000, 20, (10.0, 6.0), 15.040)}
+    for n, (c, i, rows, pg, ck, _) in fx.items():
+        js += [{"jobname": f"create-{n}", "job_runtime": 9, "read": {"clat_ns": {"mean": c * 1e6}}},
+               {"jobname": f"ins{n}", "job_runtime": i, "write": {"total_ios": rows}},
+               {"jobname": f"ins{n}-pages", "job_runtime": pg}]
+        with open(os.path.join(pd, f"ckpt-{n}.log"), "w") as fo:   # pgpage_ckpt.c's line
+            fo.write(f"checkpoint 1 reason=shutdown requests=1 pages=7 written=7 skipped=0 files=2000 "
+                     f"nfiles=1 write_ms={ck[0]} sync_ms={ck[1]}\n")
+    json.dump({"jobs": js}, open(os.path.join(pd, "point.json"), "w"))
+    t = seed000.times({"install-db": run, "ddl": run, "records": run, "oltp": run})
+    for n, v in fx.items():
+        assert abs(t[f"rec-{n}"] - v[5]) < 1e-9, (n, t)
+    print("fixture: rec-1k 0.158 s, rec-10k 1.407 s, rec-100k 15.040 s (0.004 + 10 x 1.5 + 0.020 + 0.016)")
+    ctx = common.Ctx(argparse.Namespace(out=os.path.join(tmp, "out0"), short=True, repeats=1), "seed000")
+    env = common.target_env(ctx, "local", {"STORE": "posix"}, "records")
+    r = ctx.sweep("jobs/seed000-records.fio", {"FLAVOR": "mariadb"}, env, "local/records/r1")
+    d = common.jobs(common.point(r, FLAVOR="mariadb"))
+    assert len(d) == 9 and all(j["error"] == 0 for j in d.values()), d
+    pd = common.pdir(r, FLAVOR="mariadb")
+    err = open(os.path.join(pd, "fio.err")).read()
+    # one connection per stage ran the single-row INSERT on the MariaDB flavor, its commits not
+    # flushed one by one (innodb_flush_log_at_trx_commit=0: far fewer flushes than commits)
+    runs = [int(x) for x in re.findall(r"txn: job ins\w+ .*txns=(\d+)", err)]
+    assert runs == [1000, 10000, 10000], runs
+    dbs = re.findall(r"profile=insert flavor=mariadb commits=(\d+) flushes=(\d+)", err)
+    assert [int(c) for c, _ in dbs] == runs and all(int(f) * 50 < int(c) for c, f in dbs), dbs
+    assert all(d[f"ins{n}"]["write"]["total_ios"] == k for n, k in zip(("1k", "10k", "100k"), runs)), d
+    t = seed000.times({"install-db": r, "ddl": r, "records": r, "oltp": r})
+    for n, rows in (("1k", 1000), ("10k", 10000), ("100k", 100000)):
+        log = open(os.path.join(pd, f"ckpt-{n}.log")).read()
+        m = re.search(r"reason=shutdown .*write_ms=([\d.]+) sync_ms=([\d.]+)", log)
+        assert m, log
+        want = (d[f"create-{n}"]["read"]["clat_ns"]["mean"] / 1e6 + d[f"ins{n}"]["job_runtime"] * rows
+                / d[f"ins{n}"]["write"]["total_ios"] + d[f"ins{n}-pages"]["job_runtime"]
+                + float(m.group(1)) + float(m.group(2)))
+        assert abs(t[f"rec-{n}"] * 1e3 - want) < 1e-6, (n, t, want)
+        print(f"real run: rec-{n} {t[f'rec-{n}']:.3f} s")
+
+
+@command
 def fidelity_table_fixture():
     """fidelity-table-fixture: tools/fidelity's ratio table from hand-made runs (rows A, B, C on
     local and cephfs; tolerance 15%), then a MISS line per row it marks."""

@@ -14,6 +14,7 @@ OPS = [("install", "Mysql install db", 7.9, 38.3, 36.4), ("create", "Create tabl
 CALLS = [("fsync", 338.237e3, 183.697e3), ("fdatasync", 75.635e3, 96.359e3), ("open", 2266, 61),
          ("close", 1186, 33), ("write", 115, 51)]   # µs: CephFS, RBD (the seed's table)
 RECS = {"rec-1k": 1000, "rec-10k": 10000, "rec-100k": 100000}
+REC_FLAVOR = "mariadb"   # jobs/seed000-records.fio: the txn and metastorm profiles are MariaDB 10.11's
 
 
 # the reviewers' question: the same targets on a second cluster, tools/cluster
@@ -99,7 +100,7 @@ def run_targets(ctx, targets, short):
             r = {}
             for job, matrix, extra in (("install-db", {"FLAVOR": "mysql"}, {}),
                                        ("ddl", {"FLAVOR": "mysql", "DDL": "create,drop"}, {"STATEMENTS": stm}),
-                                       ("records", {"FLAVOR": "mysql"}, {}),
+                                       ("records", {"FLAVOR": REC_FLAVOR}, {}),
                                        # the txn engine, MariaDB 10.11's profile; CLIENTS: sysbench's default
                                        ("oltp", {"CLIENTS": "1"}, {"RUNTIME": rt, "ROWS": 100000})):
                 if tname.startswith(REPL) and (job not in REPL_JOBS or
@@ -147,16 +148,7 @@ def times(run, flavor="mysql"):
         j = jobs(point(run["ddl"], FLAVOR=flavor, DDL=ddl)).get("ddl")
         if j:
             t[ddl] = j["read"]["clat_ns"]["mean"] / 1e9
-    d = jobs(point(run["records"], FLAVOR=flavor))
-    for n in ("1k", "10k", "100k"):
-        if f"create-{n}" not in d:
-            continue
-        # the stage ends when the pages are on disk: the shutdown checkpoint's
-        # writes and fsync run after fio stops the job's clock, so add them
-        ck = shutdown_ms(os.path.join(pdir(run["records"], FLAVOR=flavor), f"ckpt-{n}.log"))
-        pages = d[f"ins{n}-pages"]["job_runtime"] + (ck or 0)
-        t[f"rec-{n}"] = d[f"create-{n}"]["read"]["clat_ns"]["mean"] / 1e9 + max(
-            d[f"ins{n}-redo"]["job_runtime"], pages) / 1e3
+    t.update(records_times(run["records"]))
     p = (sidecar(run["ddl"], "ddl.json", FLAVOR=flavor, DDL="create") or {}).get("phases", {}).get("create")
     if p:
         for c, _, _ in CALLS:
@@ -166,6 +158,24 @@ def times(run, flavor="mysql"):
     c = jobs(point(run["oltp"], CLIENTS=1)).get("oltp")
     if c:
         t["oltp-txps"] = c["write"]["iops"]
+    return t
+
+
+def records_times(rdir):
+    """rec-N: a stage of jobs/seed000-records.fio = the CREATE's latency + the
+    INSERTs' runtime (scaled to the stage's N rows when the job ran a sample:
+    [ins100k] runs a tenth) + the pages job's runtime + its shutdown
+    checkpoint (pgpage writes and fsyncs the pages after fio stops the job's
+    clock: write_ms + sync_ms of ckpt-N.log), the final page flush inside."""
+    t = {}
+    d = jobs(point(rdir, FLAVOR=REC_FLAVOR))
+    for n, rows in (("1k", 1000), ("10k", 10000), ("100k", 100000)):
+        c, i, pg = d.get(f"create-{n}"), d.get(f"ins{n}"), d.get(f"ins{n}-pages")
+        if not (c and i and pg) or not i["write"]["total_ios"]:
+            continue
+        ck = shutdown_ms(os.path.join(pdir(rdir, FLAVOR=REC_FLAVOR), f"ckpt-{n}.log"))
+        ins = i["job_runtime"] * rows / i["write"]["total_ios"]
+        t[f"rec-{n}"] = c["read"]["clat_ns"]["mean"] / 1e9 + (ins + pg["job_runtime"] + (ck or 0)) / 1e3
     return t
 
 
