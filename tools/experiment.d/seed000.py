@@ -215,30 +215,57 @@ def records_model(ctx, tn, targets):
 
 
 RECORDS_TEXT = """\
-**What the seed's record script did.** Its rows are not linear in the record count: on CephFS 100× the
-records cost 2.6× the time (4.69 → 12.06 s), on RBD 5.8× (5.07 → 29.65 s), and the slope falls as n grows
-(CephFS: 333 µs per record from 1000 to 10000, 49 µs from 10000 to 100K). A least-squares line
-T = F + r·n (table above) leaves a fixed part F of {Fc:.1f} s (CephFS) and {Fr:.1f} s (RBD) per stage: the seed's
-own "Create table" (4.2 s, 2.5 s) plus {dc:.1f} s and {dr:.1f} s — the cost of the statement(s) and of starting
-the client, which does not grow with the rows. So the script ran few statements whatever n was (multi-row INSERTs or
-one transaction, then a commit): a fixed per-statement cost dominated, and per-record storage work was
-small. With one fsync per record (autocommit) 1000 records alone would take several seconds on a Ceph
-of that era; the seed's 1000 recs row is 0.5 s above its create on CephFS.
+**What the seed's record script did.** Above its own "Create table" (CephFS 4.2 s, RBD 2.5 s) a record cost
+{pc} ms on CephFS and {pr} ms on RBD at 1000 / 10000 / 100K records: falling with n. A
+least-squares line T = F + r·n (table above) leaves a fixed part F of {Fc:.1f} s (CephFS) and {Fr:.1f} s (RBD) per
+stage — the seed's CREATE plus {dc:.1f} s and {dr:.1f} s — and a per-record r of {rc:.0f} µs and {rr:.0f} µs. {m100:.0f} µs a
+record at 100K on CephFS is one statement's time (the seed's sysbench: 752 tx/s, 1.33 ms a transaction of 16–20 statements, 66–83 µs each) and far
+below one redo flush (its own syscall table: tens of ms of fsync/fdatasync per CREATE), so MySQL 5.7's defaults
+(autocommit, `innodb_flush_log_at_trx_commit=1`: a log flush per row) cannot have been in force: the rows were
+single-row INSERTs whose commits did not flush — one transaction (autocommit off, as Python's MySQLdb and
+Connector/Python start a session) or `trx_commit` 0/2, InnoDB flushing the log once a second. A single multi-row
+INSERT or LOAD DATA would cost a few µs a row, not 64–79. The seed's plain FS (2.3 ms a record at 1000) paid
+something like a disk flush a row that its CephFS did not: no single setting explains all three columns.
 
-**How far the current engines model it.** The records job replays the storage side only: the CREATE
-(metastorm), one 256 B redo append per record flushed every `COMMIT_GROUP` records (redolog), and the
-dirtied 16 kB pages written and fsynced at the end (pgpage; the shutdown checkpoint's writes and fsync
-are inside the stage time, read from `checkpoint_log`). That gives F (the CREATE) and a per-record r
-that is constant: the growth is linear by construction, and our F (a CREATE, milliseconds) is small
-next to the per-record work at every size (the fit rows), so the seed's sublinear shape cannot come out. The client's per-statement time (parsing,
-round trip, mysqld's CPU) is not storage and is not modelled by these engines; the transaction engine
-of the txn issue adds it."""
+**How it is modelled.** Each stage of `jobs/seed000-records.fio` is metastorm's CREATE TABLE with the calibrated
+non-storage time of `jobs/metastorm-profiles/mariadb1011.fio`, then N single-row INSERTs of the txn engine
+(`txn_profile=insert`, `flavor=mariadb`, `jobs/txn-profiles/mariadb1011.fio`: a {rtt} round trip, {cpu} server and
+{ccpu} client CPU a statement, measured here by tools/txncalib), `innodb_flush_log_at_trx_commit=0` (the log
+written and flushed once a second), a buffered log fsynced (`innodb_flush_method=fsync`, 5.7's default), no binlog,
+then the dirtied 16 kB pages written and fsynced (pgpage; the shutdown checkpoint's writes and fsync inside the stage
+time, from `checkpoint_log`). **Scaled down:** the 100K stage runs 10000 of its INSERTs and counts 10× their time
+(a row costs the same at any n in this model; 100K statements would add 10–25 s per target and repeat to `make
+results`); its 625 pages are all flushed. Our r is the statement's time, about the seed's on CephFS, and on a
+loaded 2-core machine more (the CPU is burned as thread CPU time, shared with the Ceph daemons); it is the same on
+every target, so the targets' ratios sit near 1. Our F — a CREATE on one local OSD and the page flush — is
+milliseconds where the seed's was seconds, so our rows dominate even the 1000-record stage and the growth is
+close to linear: the seed's sublinear shape came from its slow fixed part (a 4.2 s CREATE), not from its rows."""
+
+
+def _profile(path):
+    """option -> value of a profile job file (its key=value lines)."""
+    o = {}
+    try:
+        with open(path) as fi:
+            for line in fi:
+                k, eq, v = line.split(";")[0].strip().partition("=")
+                if eq:
+                    o[k.strip()] = v.strip()
+    except OSError:
+        pass
+    return o
 
 
 def records_text():
-    Fc, _ = fit([(RECS[o], sc) for o, _, _, sc, _ in OPS if o in RECS])
-    Fr, _ = fit([(RECS[o], sr) for o, _, _, _, sr in OPS if o in RECS])
-    return RECORDS_TEXT.format(Fc=Fc, Fr=Fr, dc=Fc - 4.2, dr=Fr - 2.5)
+    pc = [(RECS[o], sc - 4.2) for o, _, _, sc, _ in OPS if o in RECS]
+    pr = [(RECS[o], sr - 2.5) for o, _, _, _, sr in OPS if o in RECS]
+    Fc, rc = fit([(RECS[o], sc) for o, _, _, sc, _ in OPS if o in RECS])
+    Fr, rr = fit([(RECS[o], sr) for o, _, _, _, sr in OPS if o in RECS])
+    tp = _profile(os.path.join(os.path.dirname(__file__), "..", "..", "jobs", "txn-profiles", "mariadb1011.fio"))
+    return RECORDS_TEXT.format(
+        pc=" / ".join(f"{y / n * 1e3:.2g}" for n, y in pc), pr=" / ".join(f"{y / n * 1e3:.2g}" for n, y in pr),
+        Fc=Fc, Fr=Fr, dc=Fc - 4.2, dr=Fr - 2.5, rc=rc * 1e6, rr=rr * 1e6, m100=pc[-1][1] / pc[-1][0] * 1e6,
+        rtt=tp.get("rtt", "?"), cpu=tp.get("cpu_per_stmt", "?"), ccpu=tp.get("client_cpu_per_stmt", "?"))
 
 
 def page(ctx, targets, res):
