@@ -234,7 +234,7 @@ non-storage time of `jobs/metastorm-profiles/mariadb1011.fio`, then N single-row
 written and flushed once a second), a buffered log fsynced (`innodb_flush_method=fsync`, 5.7's default), no binlog,
 then the dirtied 16 kB pages written and fsynced (pgpage; the shutdown checkpoint's writes and fsync inside the stage
 time, from `checkpoint_log`). **Scaled down:** the 100K stage runs 10000 of its INSERTs and counts 10× their time
-(a row costs the same at any n in this model; 100K statements would add 10–25 s per target and repeat to `make
+(a row costs the same at any n in this model; 100K statements would add 10–50 s per target and repeat to `make
 results`); its 625 pages are all flushed. Our r is the statement's time, about the seed's on CephFS, and on a
 loaded 2-core machine more (the CPU is burned as thread CPU time, shared with the Ceph daemons); it is the same on
 every target, so the targets' ratios sit near 1. Our F — a CREATE on one local OSD and the page flush — is
