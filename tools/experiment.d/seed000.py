@@ -235,9 +235,10 @@ written and flushed once a second), a buffered log fsynced (`innodb_flush_method
 then the dirtied 16 kB pages written and fsynced (pgpage; the shutdown checkpoint's writes and fsync inside the stage
 time, from `checkpoint_log`). **Scaled down:** the 100K stage runs 10000 of its INSERTs and counts 10× their time
 (a row costs the same at any n in this model; 100K statements would add 10–50 s per target and repeat to `make
-results`); its 625 pages are all flushed. Our r is the statement's time, about the seed's on CephFS, and on a
-loaded 2-core machine more (the CPU is burned as thread CPU time, shared with the Ceph daemons); it is the same on
-every target, so the targets' ratios sit near 1. Our F — a CREATE on one local OSD and the page flush — is
+results`); its 625 pages are all flushed. Our r (the fit rows above) is the statement's time: {stmt} µs as
+calibrated, near the seed's 64–79 µs on CephFS, and longer on a loaded 2-core machine (the CPU is burned as thread CPU
+time shared with the Ceph daemons, and a round-trip sleep of a few µs wakes up late); it is the same on every target,
+so the targets' ratios sit near 1 and the spread of the repeats decides their side. Our F — a CREATE on one local OSD and the page flush — is
 milliseconds where the seed's was seconds, so our rows dominate even the 1000-record stage and the growth is
 close to linear: the seed's sublinear shape came from its slow fixed part (a 4.2 s CREATE), not from its rows."""
 
@@ -265,7 +266,14 @@ def records_text():
     return RECORDS_TEXT.format(
         pc=" / ".join(f"{y / n * 1e3:.2g}" for n, y in pc), pr=" / ".join(f"{y / n * 1e3:.2g}" for n, y in pr),
         Fc=Fc, Fr=Fr, dc=Fc - 4.2, dr=Fr - 2.5, rc=rc * 1e6, rr=rr * 1e6, m100=pc[-1][1] / pc[-1][0] * 1e6,
-        rtt=tp.get("rtt", "?"), cpu=tp.get("cpu_per_stmt", "?"), ccpu=tp.get("client_cpu_per_stmt", "?"))
+        rtt=tp.get("rtt", "?"), cpu=tp.get("cpu_per_stmt", "?"), ccpu=tp.get("client_cpu_per_stmt", "?"),
+        stmt=_us(tp.get("rtt")) + _us(tp.get("cpu_per_stmt")) + _us(tp.get("client_cpu_per_stmt")))
+
+
+def _us(v):
+    """µs of a profile's time value ("9us", "1ms"; 0 when absent)."""
+    m = re.fullmatch(r"([\d.]+)(us|ms|s)?", v or "")
+    return round(float(m.group(1)) * {"us": 1, "ms": 1e3, "s": 1e6, None: 1}[m.group(2)]) if m else 0
 
 
 def page(ctx, targets, res):
