@@ -87,11 +87,43 @@ static int rl_claim(struct rl_log *l, const char *name, unsigned int flags)
 	return ret;
 }
 
-/* Create one log file zero-filled at its full size, as the databases do. */
+/*
+ * MariaDB 10.11 creates ib_logfile0 with fallocate (os_file_set_size): only
+ * the header is written, the rest is reserved as unwritten extents. A commit
+ * whose log write reaches a fresh block then also commits the file system's
+ * journal (the extent turns written) at its fdatasync: ~0.3 more device
+ * flushes a transaction on ext4 (docs/txn.md). -> bytes still to zero-fill:
+ * 0 when reserved, the whole file where the store cannot fallocate.
+ */
+static int rl_reserve(struct rl_log *l, struct store_file *f, const void *z, uint64_t sz,
+		      uint64_t *left, const char **what)
+{
+	uint64_t head = (l->c.g.file_hdr + 4095) & ~4095ull;
+	int ret;
+
+	*left = sz;
+	if (l->c.g.flavor != RL_MARIADB || head >= sz || head > RL_ZERO_CHUNK)
+		return 0;
+	ret = store_fallocate(l->s, f, head, sz - head);
+	if (ret == -EOPNOTSUPP)
+		return 0;
+	if (ret < 0) {
+		*what = "fallocate";
+		return ret;
+	}
+	ret = store_pwrite(l->s, f, z, head, 0);
+	if (ret < 0)
+		return ret;
+	*left = 0;
+	return 0;
+}
+
+/* Create one log file at its full size, zero-filled as the databases do (or reserved: rl_reserve). */
 static int rl_create_file(struct rl_log *l, const char *name, const uint8_t *hdr,
 			  size_t hdrlen, struct store_file **fp)
 {
 	uint64_t off, sz = l->c.g.file_size;
+	const char *what = "zero-fill";
 	struct store_file *f;
 	size_t n;
 	void *z;
@@ -110,7 +142,8 @@ static int rl_create_file(struct rl_log *l, const char *name, const uint8_t *hdr
 	memset(z, 0, RL_ZERO_CHUNK);
 	if (hdr)
 		memcpy(z, hdr, hdrlen);
-	for (off = 0; off < sz; off += n) {
+	ret = rl_reserve(l, f, z, sz, &sz, &what);
+	for (off = 0; !ret && off < sz; off += n) {
 		n = sz - off < RL_ZERO_CHUNK ? sz - off : RL_ZERO_CHUNK;
 		ret = store_pwrite(l->s, f, z, n, off);
 		if (ret < 0)
@@ -124,7 +157,7 @@ static int rl_create_file(struct rl_log *l, const char *name, const uint8_t *hdr
 		ret = store_fsync(l->s, f);
 	if (ret) {
 		store_close(l->s, f);
-		return rl_fail(l, ret, "zero-fill", name);
+		return rl_fail(l, ret, what, name);
 	}
 	*fp = f;
 	return 0;
