@@ -33,6 +33,13 @@ for m in cephfs ext4rbd ext4rbd-wal; do
 	dd if=/dev/zero of="$dir/mnt/$m/probe" bs=1M count=4 conv=fsync status=none || fail "write to $m failed"
 	rm -f "$dir/mnt/$m/probe"
 done
+# a client of its own beside tools/cluster's mounts (what the tests do after
+# make demo left the cluster mounted): clients share no pid file
+mkdir -p "$TMP/fuse2"
+ceph-fuse -c "$CEPH_CONF" "$TMP/fuse2" >"$TMP/fuse2.log" 2>&1 ||
+	{ cat "$TMP/fuse2.log"; fail "a second ceph-fuse beside the cluster's own mount failed"; }
+fusermount -u "$TMP/fuse2" || fail "could not unmount the second ceph-fuse"
+ok "a second ceph-fuse mounts beside tools/cluster's"
 pids=$(cat "$dir"/run/*.pid 2>/dev/null)
 loops=$(losetup -nO NAME,BACK-FILE | grep -F "$dir" | awk '{print $1}')
 [ "$(wc -w <<<"$loops")" = 2 ] || fail "not 2 loop devices for ext4 on the two RBD images: $loops"
