@@ -39,6 +39,25 @@ rbd_image() {
 }
 # rbd_nocache_conf: $TMP/ceph.conf = $CEPH_CONF with librbd's cache off
 rbd_nocache_conf() { printf '%s\n[client]\nrbd_cache = false\n' "$(cat "$CEPH_CONF")" >"$TMP/ceph.conf"; }
+# osd_slow_op_history SIZE: every op kept in each OSD's slow-op history
+# (threshold 0, SIZE records) for this test, undone at exit (only the
+# history: no SLOW_OPS warning). Sets $osds (the OSD ids).
+osd_slow_op_history() {
+	osds=$(timeout 30 ceph osd ls) || fail "ceph osd ls"
+	at_exit osd_slow_op_history_undo
+	local o
+	for o in $osds; do
+		timeout 30 ceph tell "osd.$o" injectargs "--osd_op_history_slow_op_threshold=0 --osd_op_history_slow_op_size=$1" \
+			>/dev/null 2>&1 || fail "injectargs on osd.$o"
+	done
+}
+osd_slow_op_history_undo() {
+	local o
+	for o in $osds; do
+		timeout 30 ceph tell "osd.$o" config unset osd_op_history_slow_op_threshold >/dev/null 2>&1
+		timeout 30 ceph tell "osd.$o" config unset osd_op_history_slow_op_size >/dev/null 2>&1
+	done
+}
 cephfs_cleanup() { CEPHFS_CLEAN+=("$@"); }
 lib_exit() {
 	local i

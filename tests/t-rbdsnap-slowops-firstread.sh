@@ -7,19 +7,7 @@ have_backend RBD || skip "configure found no librbd"
 IMG=rbdsnap-test-firstread
 rbd_image "$IMG" 64M
 rbd_nocache_conf	# each write reaches the OSD when it is issued
-osds=$(timeout 30 ceph osd ls) || fail "ceph osd ls"
-restore() {
-	local o
-	for o in $osds; do
-		timeout 30 ceph tell "osd.$o" config unset osd_op_history_slow_op_threshold >/dev/null 2>&1
-		timeout 30 ceph tell "osd.$o" config unset osd_op_history_slow_op_size >/dev/null 2>&1
-	done
-}
-at_exit restore
-for o in $osds; do
-	timeout 30 ceph tell "osd.$o" injectargs '--osd_op_history_slow_op_threshold=0 --osd_op_history_slow_op_size=5' \
-		>/dev/null 2>&1 || fail "injectargs on osd.$o"
-done
+osd_slow_op_history 5	# every op kept, 5 records an OSD, undone at exit
 # op_w: the client writes the OSDs served (Ceph's perf counters, not the engine's)
 op_w() {
 	local o n=0

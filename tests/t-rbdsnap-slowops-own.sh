@@ -9,20 +9,7 @@ OTHER=rbdsnap-test-other
 rbd_image "$IMG" 64M
 rbd_image "$OTHER" 64M
 rbd_nocache_conf	# each write reaches the OSD when it is issued
-osds=$(timeout 30 ceph osd ls) || fail "ceph osd ls"
-# history thresholds back to ceph.conf's value or the default (only the history: no SLOW_OPS warning)
-restore() {
-	local o
-	for o in $osds; do
-		timeout 30 ceph tell "osd.$o" config unset osd_op_history_slow_op_threshold >/dev/null 2>&1
-		timeout 30 ceph tell "osd.$o" config unset osd_op_history_slow_op_size >/dev/null 2>&1
-	done
-}
-at_exit restore
-for o in $osds; do
-	timeout 30 ceph tell "osd.$o" injectargs '--osd_op_history_slow_op_threshold=0 --osd_op_history_slow_op_size=20000' \
-		>/dev/null 2>&1 || fail "injectargs on osd.$o"
-done
+osd_slow_op_history 20000	# every op kept, 20000 records an OSD, undone at exit
 # the other client: 4 kB random writes to its own image while the job runs
 ( sleep 2; rbd bench --io-type write --io-size 4K --io-threads 2 --io-pattern rand --io-total 3M "rbd/$OTHER" \
 	>"$TMP/bench.log" 2>&1 ) &
