@@ -1,11 +1,13 @@
 #!/bin/bash
-# Description: tools/txncalib runs real PostgreSQL 15 (pgbench) and MariaDB 10.11 (sysbench) briefly and writes a profile that a txn job includes: rtt, cpu_per_stmt, txn_log_bytes from the database's own log counters (within hand-derived bounds) and pages per statement in its header; --groups reads PostgreSQL's WAL flush count; bad arguments refused in one line
+# Description: tools/txncalib runs real PostgreSQL 15 (pgbench) and MariaDB 10.11 (sysbench) briefly and writes a profile that a txn job includes: rtt, cpu_per_stmt, txn_log_bytes from the database's own log counters (within hand-derived bounds) and pages per statement in its header; --groups reads PostgreSQL's WAL flush count; the txn engine's own CPU is taken off cpu_per_stmt: one connection of the profile costs fio the CPU (wait4 rusage) a real transaction cost the server and client (/proc, getrusage) within 0.88..1.08; bad arguments refused in one line
 # Timeout: 400
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || skip "needs root (runs postgres as user postgres)"
 [ -x /usr/lib/postgresql/15/bin/pgbench ] && command -v mariadbd >/dev/null && command -v sysbench >/dev/null ||
 	fail "PostgreSQL 15, MariaDB or sysbench missing (tools/deps --with fidelity installs them)"
 chmod 755 "$TMP"
+WAL=$(mktemp -d /dev/shm/dbfio-test.XXXXXX)
+at_exit 'rm -rf "$WAL"'
 "$REPO/tools/txncalib" --db postgres --dir "$TMP" --seconds 0 >"$TMP/bad.out" 2>&1 && fail "--seconds 0 accepted"
 grep -q "at least 1" "$TMP/bad.out" || { cat "$TMP/bad.out"; fail "--seconds 0: no reason given"; }
 for db in postgres mariadb; do
@@ -41,4 +43,26 @@ for db in postgres mariadb; do
 	run_fio $db-job "$TMP/$db-job.fio" || { cat "$TMP/$db-job.err"; fail "$db: fio refused the profile"; }
 	grep -q "cpu_burned_ms=" "$TMP/$db-job.err" || fail "$db: no connection line"
 	ok "$db: rtt=${rtt}us cpu_per_stmt=${cpu}us txn_log_bytes=$lb pages_per_stmt=$pps, the job including it ran"
+	# the txn engine's own CPU is taken off cpu_per_stmt: one connection of the
+	# profile costs the machine the CPU a real transaction did. The oracle: the
+	# server's (/proc) and pgbench's/sysbench's (getrusage) CPU in the header,
+	# against fio's whole CPU here (wait4 rusage), log on tmpfs, tables cached
+	real=$(sed -n 's/^; server CPU \([0-9.]*\) ms a transaction .*client CPU \([0-9.]*\) ms$/\1 \2/p' "$TMP/$db.fio" |
+		awk '{ print $1 + $2 }')
+	[ -n "$real" ] || { cat "$TMP/$db.fio"; fail "$db: no server/client CPU line in the header"; }
+	grep -q "^;    then the txn engine's own CPU taken off cpu_per_stmt" "$TMP/$db.fio" || fail "$db: no overhead line"
+	mkdir -p "$TMP/m-$db" "$WAL/$db"
+	m=("$FIO" --name=m --ioengine="external:$B/txn.so" --directory="$TMP/m-$db" --waldir="$WAL/$db" --rw=write
+		--time_based --flavor=$db --txn_prewarm=1
+		$(sed -n 's/^\(rtt\|cpu_per_stmt\|client_cpu_per_stmt\|txn_log_bytes\)=/--&/p' "$TMP/$db.fio"))
+	if [ $db = postgres ]; then m+=(--txn_profile=tpcb --scale=1)
+	else m+=(--txn_profile=oltp_read_write --table_size=2000 --innodb_flush_log_at_trx_commit=0); fi
+	"${m[@]}" --runtime=1 >"$TMP/m-$db.load" 2>&1 || { cat "$TMP/m-$db.load"; fail "$db: the load run failed"; }
+	fcpu=$(py rusage "${m[@]}" --runtime=4 --output-format=json --output="$TMP/m-$db.json" 2>"$TMP/m-$db.err") ||
+		{ cat "$TMP/m-$db.err"; fail "$db: the measured run failed"; }
+	n=$(json "$TMP/m-$db.json" "d['jobs'][0]['write']['total_ios']")
+	echo "$db: fio CPU $fcpu s for $n transactions; the real server + client: $real ms a transaction"
+	awk -v c="$fcpu" -v n="$n" -v r="$real" 'BEGIN { x = c * 1000 / n / r; printf "fio/real CPU a transaction: %.2f\n", x; exit !(x > 0.88 && x < 1.08) }' ||
+		fail "$db: a modelled transaction's CPU is not within 0.88..1.08 of the real one's (without the overhead taken off: 1.12-1.15)"
+	ok "$db: a modelled transaction costs the CPU the real one did (fio's rusage)"
 done
