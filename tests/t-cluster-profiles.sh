@@ -3,17 +3,9 @@
 # Timeout: 600
 . "$(dirname "$0")/lib.sh"
 command -v ceph-osd >/dev/null || skip "no ceph-osd (tools/deps)"
-# a cluster of its own, beside the suite's: DIR under build/, ports P..P+99 for the first
-# P = PORT+300, +400, ... whose mon ports are free (other clusters may run on this machine)
-D=$REPO/build/test-profiles
-for off in 300 400 500 600 700 800; do
-	P=$(( ${DBFIO_CLUSTER_PORT:-40100} + off ))
-	ss -Hltn "sport = :$P or sport = :$((P + 1))" | grep -q . || break
-done
-export DBFIO_CLUSTER_DIR=$D DBFIO_CLUSTER_PORT=$P
-CL=$REPO/tools/cluster
+side_cluster test-profiles
+D=$DBFIO_CLUSTER_DIR
 BLKIO=/sys/fs/cgroup/blkio
-at_exit '"$CL" down' 
 "$CL" down >/dev/null 2>&1
 
 # what an independent look at the machine finds of this cluster

@@ -5,15 +5,8 @@
 . "$REPO/tests/lib-fault.sh"
 command -v ceph-osd >/dev/null || skip "no ceph-osd (tools/deps)"
 have_backend RBD || skip "configure found no librbd"
-# a cluster of its own, beside the suite's: ports P..P+99 for the first P = PORT+300, +400, ... that is free
-D=$REPO/build/test-osddown
-for off in 300 400 500 600 700 800; do
-	P=$(( ${DBFIO_CLUSTER_PORT:-40100} + off ))
-	ss -Hltn "sport = :$P or sport = :$((P + 1))" | grep -q . || break
-done
-export DBFIO_CLUSTER_DIR=$D DBFIO_CLUSTER_PORT=$P
-CL=$REPO/tools/cluster
-at_exit '"$CL" down >/dev/null 2>&1'
+side_cluster test-osddown
+D=$DBFIO_CLUSTER_DIR
 "$CL" down >/dev/null 2>&1
 "$CL" up --profile replicated >"$TMP/up.log" 2>&1 || { cat "$TMP/up.log"; fail "tools/cluster up --profile replicated failed"; }
 export CEPH_CONF=$D/ceph.conf
