@@ -187,7 +187,7 @@ clean:
 # next to the first, port DBFIO_CLUSTER_PORT + 100, unless DBFIO_SEED003_* say). A cluster that does not stop
 # stops distclean: rm -rf must never run through its mounts.
 SEED003_DIR = $${DBFIO_SEED003_CLUSTER_DIR:-$$(dirname "$${DBFIO_CLUSTER_DIR:-$(CB)/cluster}")/cluster-seed003}
-SEED003_PORT = $${DBFIO_SEED003_CLUSTER_PORT:-$$(( $${DBFIO_CLUSTER_PORT:-40100} + 100 ))}
+SEED003_PORT = $${DBFIO_SEED003_CLUSTER_PORT:-$$(( $${DBFIO_CLUSTER_PORT:-30100} + 100 ))}
 distclean:
 	tools/cluster down
 	DBFIO_CLUSTER_DIR=$(SEED003_DIR) DBFIO_CLUSTER_PORT=$(SEED003_PORT) tools/cluster down

@@ -41,13 +41,14 @@ rbd_image() {
 rbd_nocache_conf() { printf '%s\n[client]\nrbd_cache = false\n' "$(cat "$CEPH_CONF")" >"$TMP/ceph.conf"; }
 # side_cluster NAME: a Ceph cluster of this test's own beside the suite's:
 # DBFIO_CLUSTER_DIR=build/NAME, DBFIO_CLUSTER_PORT=P for the first P = PORT+300,
-# +400, ... +800 whose mon ports are free (other clusters may run here: ports
-# P..P+99), exported for tools/cluster; stopped at exit. Sets $CL.
+# +400, ... +800 whose mon ports no socket holds in any state (other clusters
+# may run here: ports P..P+99; a client's connection may hold one),
+# exported for tools/cluster; stopped at exit. Sets $CL.
 side_cluster() {
 	local off P
 	for off in 300 400 500 600 700 800; do
-		P=$(( ${DBFIO_CLUSTER_PORT:-40100} + off ))
-		ss -Hltn "sport = :$P or sport = :$((P + 1))" | grep -q . || break
+		P=$(( ${DBFIO_CLUSTER_PORT:-30100} + off ))
+		ss -Htan "sport = :$P or sport = :$((P + 1))" | grep -q . || break
 	done
 	export DBFIO_CLUSTER_DIR=$REPO/build/$1 DBFIO_CLUSTER_PORT=$P
 	CL=$REPO/tools/cluster

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Description: tools/cluster: up is idempotent, mounts work, down leaves no process, mount or loop device
+# Description: tools/cluster: up is idempotent, mounts work, down leaves no process, mount or loop device; a mon port held by a client connection (not a listener) is refused at once, naming it
 # Timeout: 300
 . "$(dirname "$0")/lib.sh"
 [ -n "${DBFIO_TEST_CEPH_CONF:-}" ] && skip "tests target an existing cluster (DBFIO_TEST_CEPH_CONF)"
@@ -69,3 +69,21 @@ losetup -nO NAME,BACK-FILE | grep -qF "$dir" && fail "loop device left: $(losetu
 pgrep -f -- "$dir/ceph.conf" && fail "a process naming $dir/ceph.conf is left"
 $C status >/dev/null 2>&1 && fail "status says up after down"
 ok "nothing left behind"
+# a port a client's connection holds (its ephemeral port: the mon could not
+# bind it) is refused at once, naming it, not after the mon's bind retries
+for P2 in $(seq $(( ${DBFIO_CLUSTER_PORT:-30100} + 900 )) 2 $(( ${DBFIO_CLUSTER_PORT:-30100} + 990 ))); do
+	ss -Htan "sport = :$P2 or sport = :$((P2 + 1))" | grep -q . || break	# (a rerun's TIME_WAIT)
+done
+python3 - <<PY &
+import socket, time
+l = socket.socket(); l.bind(("127.0.0.1", 0)); l.listen(1)
+s = socket.socket(); s.bind(("127.0.0.1", $P2)); s.connect(l.getsockname())
+time.sleep(15)
+PY
+hp=$!
+sleep 1
+DBFIO_CLUSTER_DIR=$TMP/c2 DBFIO_CLUSTER_PORT=$P2 timeout 60 $C up >"$TMP/c2.out" 2>&1 && fail "up on a port a connection holds succeeded"
+kill $hp 2>/dev/null
+grep -q "port $P2 is in use: ESTAB" "$TMP/c2.out" || { cat "$TMP/c2.out"; fail "no 'port $P2 is in use' line"; }
+DBFIO_CLUSTER_DIR=$TMP/c2 DBFIO_CLUSTER_PORT=$P2 $C down >/dev/null 2>&1
+ok "a port held by a client connection: $(tail -n 1 "$TMP/c2.out")"

@@ -172,7 +172,7 @@ def side_cluster(ctx, profile, tag, extra_env=None, mounts=False):
             "DBFIO_CLUSTER_DIR": os.environ.get(f"DBFIO_{key}_CLUSTER_DIR",
                                                 os.path.join(os.path.dirname(base), f"cluster-{tag}")),
             "DBFIO_CLUSTER_PORT": os.environ.get(f"DBFIO_{key}_CLUSTER_PORT",
-                                                 str(int(os.environ.get("DBFIO_CLUSTER_PORT", "40100")) + off))}
+                                                 str(int(os.environ.get("DBFIO_CLUSTER_PORT", "30100")) + off))}
     cl = os.path.join(REPO, "tools", "cluster")
     was_up = subprocess.run([cl, "status"], env=cenv, capture_output=True).returncode == 0
     t = time.time()
