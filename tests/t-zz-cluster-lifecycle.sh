@@ -81,6 +81,7 @@ s = socket.socket(); s.bind(("127.0.0.1", $P2)); s.connect(l.getsockname())
 time.sleep(15)
 PY
 hp=$!
+at_exit "kill $hp 2>/dev/null; DBFIO_CLUSTER_DIR=$TMP/c2 DBFIO_CLUSTER_PORT=$P2 $C down >/dev/null 2>&1"
 sleep 1
 DBFIO_CLUSTER_DIR=$TMP/c2 DBFIO_CLUSTER_PORT=$P2 timeout 60 $C up >"$TMP/c2.out" 2>&1 && fail "up on a port a connection holds succeeded"
 kill $hp 2>/dev/null
