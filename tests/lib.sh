@@ -39,6 +39,8 @@ rbd_image() {
 }
 # rbd_nocache_conf: $TMP/ceph.conf = $CEPH_CONF with librbd's cache off
 rbd_nocache_conf() { printf '%s\n[client]\nrbd_cache = false\n' "$(cat "$CEPH_CONF")" >"$TMP/ceph.conf"; }
+# port_pair_free P: no socket holds port P or P+1, in any state (TIME_WAIT too)
+port_pair_free() { ! ss -Htan "sport = :$1 or sport = :$(($1 + 1))" | grep -q .; }
 # side_cluster NAME: a Ceph cluster of this test's own beside the suite's:
 # DBFIO_CLUSTER_DIR=build/NAME, DBFIO_CLUSTER_PORT=P for the first P = PORT+300,
 # +400, ... +800 whose mon ports no socket holds in any state (other clusters
@@ -48,7 +50,7 @@ side_cluster() {
 	local off P
 	for off in 300 400 500 600 700 800; do
 		P=$(( ${DBFIO_CLUSTER_PORT:-30100} + off ))
-		ss -Htan "sport = :$P or sport = :$((P + 1))" | grep -q . || break
+		port_pair_free $P && break
 	done
 	export DBFIO_CLUSTER_DIR=$REPO/build/$1 DBFIO_CLUSTER_PORT=$P
 	CL=$REPO/tools/cluster
