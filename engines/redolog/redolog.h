@@ -98,6 +98,17 @@ void rl_pg_cfg(struct rl_cfg *c, enum rl_wal_method method, unsigned long long s
 	       unsigned int segs);
 
 /*
+ * MariaDB 10.11's choice for ib_logfile0 in DIR: with innodb_log_file_buffering
+ * not given it opens the log O_DIRECT when the file system sits on a block
+ * device whose physical block size it can read (/sys/dev/block/MAJ:MIN/queue/,
+ * or the disk's for a partition), writes rounded to that size ("File system
+ * buffers for log disabled (block size=N bytes)"), and buffered in 512-byte
+ * blocks where there is none (FUSE: ceph-fuse; tmpfs): "Buffered log writes".
+ * Returns the block size (64..4096, a power of 2), or 0 for buffered.
+ */
+unsigned int rl_mariadb_log_block(const char *dir);
+
+/*
  * InnoDB redo log (flavor RL_MYSQL or RL_MARIADB) into c: trx_commit (0..2,
  * checked by fio's parser), innodb_log_file_size (0: 48M mysql, 96M mariadb)
  * and the classic block layout (512-byte blocks; mysql: 2 files, 12-byte

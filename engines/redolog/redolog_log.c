@@ -9,8 +9,11 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "store/latstat.h"
@@ -34,6 +37,42 @@ void rl_innodb_geo(struct rl_cfg *c, int flavor, unsigned long long file_size,
 		c->g.file_hdr = 2048;	/* LOG_FILE_HDR_SIZE: header + checkpoint blocks */
 		c->g.nfiles = 2;
 	}
+}
+
+/* /sys/dev/block/MAJ:MIN/<rel>queue/physical_block_size as a number; 0 if unreadable */
+static unsigned int sys_block_size(const struct stat *st, const char *rel)
+{
+	char path[96], buf[16];
+	unsigned long v;
+	ssize_t n;
+	char *end;
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/%squeue/physical_block_size",
+		 major(st->st_dev), minor(st->st_dev), rel);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	v = strtoul(buf, &end, 10);
+	return end != buf && *end == '\n' && v <= 4096 ? (unsigned int)v : 0;
+}
+
+unsigned int rl_mariadb_log_block(const char *dir)
+{
+	struct stat st;
+	unsigned int b;
+
+	if (stat(dir, &st))
+		return 0;
+	b = sys_block_size(&st, "");
+	if (!b)
+		b = sys_block_size(&st, "../");		/* a partition: its disk's queue */
+	return b >= 64 && !(b & (b - 1)) ? b : 0;
 }
 
 #define RL_ZERO_CHUNK	(1u << 20)

@@ -126,7 +126,9 @@ static struct fio_option options[] = {
 		"mysql/mariadb: 1 write+flush per commit (grouped), 2 write per commit + flush each second, "
 		"0 both each second", "1", 0, 2),
 	FIO_ENGINE_CHOICE(T, "innodb_flush_method", flush_method,
-		"mysql/mariadb: how the log is made durable (default: fsync mysql, O_DIRECT mariadb)", NULL,
+		"mysql/mariadb: how the log is made durable (default: fsync mysql; mariadb as 10.11 "
+		"decides: O_DIRECT in the physical block size on a block device's file system, "
+		"else buffered)", NULL,
 		{ .ival = "fsync", .oval = RL_IM_FSYNC, .help = "write, then fsync (mariadb: fdatasync)" },
 		{ .ival = "O_DSYNC", .oval = RL_IM_O_DSYNC, .help = "log opened O_SYNC (mariadb: O_DSYNC)" },
 		{ .ival = "O_DIRECT", .oval = RL_IM_O_DIRECT, .help = "log opened O_DIRECT, then flushed" }),
@@ -182,9 +184,24 @@ static int pg_log(struct txn_options *o, struct rl_cfg *c, uint64_t pool)
 	return 0;
 }
 
-static int innodb_log(struct txn_options *o, struct rl_cfg *c, int mariadb)
+/*
+ * The block device under a mariadb log, as MariaDB 10.11 sees it
+ * (rl_mariadb_log_block: its physical block size, 0 for none). store=cephfs
+ * is ceph-fuse's case (no block device); store=rbd stands for a file system
+ * on the image, whose block device reports 512 bytes (ext4 on rbd-fuse + loop).
+ */
+static unsigned int mariadb_dev_block(struct thread_data *td, const struct txn_options *o)
 {
-	unsigned int m = o->flush_method ? o->flush_method : mariadb ? RL_IM_O_DIRECT : RL_IM_FSYNC;
+	if (store_backend_caps(o->so.store) & STORE_CAP_LOCAL_DIR)
+		return rl_mariadb_log_block(o->waldir && *o->waldir ? o->waldir :
+					    td->o.directory ? td->o.directory : ".");
+	return o->so.store == STORE_RBD ? 512 : 0;
+}
+
+static int innodb_log(struct txn_options *o, struct rl_cfg *c, int mariadb, unsigned int dev_block)
+{
+	unsigned int m = o->flush_method ? o->flush_method :
+			 mariadb && dev_block ? RL_IM_O_DIRECT : RL_IM_FSYNC;
 
 	c->flush = mariadb ? RL_FLUSH_FDATASYNC : RL_FLUSH_FSYNC;
 	if (m == RL_IM_O_DSYNC) {
@@ -194,6 +211,8 @@ static int innodb_log(struct txn_options *o, struct rl_cfg *c, int mariadb)
 		c->open_flags = O_DIRECT;
 	}
 	rl_innodb_geo(c, mariadb ? RL_MARIADB : RL_MYSQL, o->log_file_size, o->trx_commit);
+	if (mariadb && dev_block)
+		c->g.unit = dev_block;		/* its writes are rounded to the device's block */
 	c->bufsize = 16 << 20;
 	if (!mariadb)
 		c->wa = 8192;
@@ -203,12 +222,13 @@ static int innodb_log(struct txn_options *o, struct rl_cfg *c, int mariadb)
 	return 0;
 }
 
-static int log_cfg(struct txn_options *o, struct txn_db_cfg *c)
+static int log_cfg(struct thread_data *td, struct txn_options *o, struct txn_db_cfg *c)
 {
 	struct txn_log_cfg *l = &c->log;
+	int mariadb = o->flavor == RL_MARIADB;
 
 	if (l->postgres ? pg_log(o, &l->rl, c->pool_bytes) :
-			  innodb_log(o, &l->rl, o->flavor == RL_MARIADB))
+			  innodb_log(o, &l->rl, mariadb, mariadb ? mariadb_dev_block(td, o) : 0))
 		return 1;
 	if (o->log_bin && l->postgres)
 		REFUSE("log_bin=1: only flavor=mysql or mariadb has a binlog\n");
@@ -252,7 +272,7 @@ static int txn_config(struct thread_data *td, struct txn_db_cfg *c)
 	txn_profile_make(&c->prof, o->profile, o->scale, o->table_size, c->page_size);
 	if (o->log_bytes)
 		c->prof.log_bytes = o->log_bytes;
-	if (log_cfg(o, c) || wal_dir(o, c))
+	if (log_cfg(td, o, c) || wal_dir(o, c))
 		return 1;
 	c->prefill = o->prefill;
 	c->prewarm = o->prewarm;
