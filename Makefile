@@ -159,7 +159,7 @@ check: setup
 
 # each mutation of tests/mutants.txt built in a scratch copy, its killing tests run
 mutants: setup
-	@tools/mutants
+	@tools/mutants $(MUTANTS_ARGS)
 
 demo: setup
 	@tools/demo
