@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || skip "tools/fidelity needs root (tools/dbtrace)"
 command -v strace >/dev/null || skip "strace is not installed"
-for so in metastorm redolog pgpage; do
+for so in metastorm redolog pgpage txn; do
 	[ -f "$B/$so.so" ] || fail "build/$so.so is missing (run make)"
 done
 if [ ! -x /usr/lib/postgresql/15/bin/postgres ] || ! command -v mariadbd >/dev/null; then
