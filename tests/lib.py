@@ -733,6 +733,27 @@ def stripped(path):
     assert "job_runtime" in j and "read" in j and "job options" not in j and "iodepth_level" not in j
 
 
+@command
+def strip_idempotent(tmp):
+    """strip-idempotent TMPDIR: --strip cuts a 100-line fio.err to 60 lines and a count of the
+    40 dropped, and a second --strip (another seed's run under --only) keeps that count."""
+    import importlib.machinery
+    X = importlib.machinery.SourceFileLoader("experiment", os.path.join(REPO, "tools", "experiment")).load_module()
+    d = os.path.join(tmp, "runs", "seed9", "r1")
+    os.makedirs(d)
+    f = os.path.join(d, "fio.err")
+    with open(f, "w") as fo:
+        fo.writelines("line %d\n" % i for i in range(100))
+    X.strip_runs(tmp)
+    once = open(f).read()
+    X.strip_runs(tmp)
+    twice = open(f).read()
+    print("after one strip:", once.splitlines()[-1], "| after two:", twice.splitlines()[-1])
+    assert once.splitlines()[:60] == ["line %d" % i for i in range(60)]
+    assert once.splitlines()[60] == "... (40 more lines dropped)" and len(once.splitlines()) == 61
+    assert twice == once
+
+
 # ------------------------------------------------------------------ tools/sweep, tools/experiment
 
 @command

@@ -61,5 +61,7 @@ grep -qE '^  export-5.9x +not attempted' "$TMP/exp.out" || fail "the short claim
 p=$(find "$out/runs" -name point.json | head -1)
 [ -n "$p" ] || fail "no run folder point.json"
 py stripped "$p" || fail "point.json not stripped"
+mkdir "$TMP/strip"
+py strip-idempotent "$TMP/strip" || fail "--strip is not idempotent on fio.err (a second strip lost the count)"
 [ ! -e "$TMP/local/seed002" ] || fail "local scratch files left in $TMP/local/seed002"
 ok "seed 002 short: page, index, stripped JSON ($(du -sk "$out" | cut -f1) kB)"
