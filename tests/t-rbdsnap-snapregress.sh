@@ -29,8 +29,11 @@ CEPH_CONF=$TMP/ceph.conf run_fio run --name=run --ioengine="external:$B/rbdsnap.
 S=$TMP/run.snap.json
 json "$S" "[p['name'] for p in d['phases']]" | grep -q "'after'" || fail "no after phase: $(json "$S" "[p['name'] for p in d['phases']]")"
 
-# thresholds for a one-OSD dev cluster shared with other work (defaults are for real clusters)
-T=(--max-iops-drop 85 --max-p99-growth 40)
+# thresholds for a one-OSD dev cluster shared with other work (defaults are for real clusters);
+# the create's own phase is not what this run judges: with the cache off the writes wait for the
+# create, 0.4-0.6 s on the machines of 2026-11, 1.0 s on the one of 2026-12-01 evening (IOPS -99%,
+# p99 1 s: "creating snap1" was judged from 1.0 s on); baseline 3 s, snap1 4 s, after 2-3 s are
+T=(--max-iops-drop 85 --max-p99-growth 40 --min-seconds 1.9)
 "$SR" "${T[@]}" "$S" >"$TMP/pass.out" 2>&1
 rc=$?
 cat "$TMP/pass.out"

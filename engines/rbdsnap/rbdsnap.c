@@ -46,6 +46,7 @@ struct rbdsnap_data {
 	bool track;		/* a schedule or snap_json: measure phases */
 	bool sched_on;
 	bool extended;
+	bool epoch_set;		/* the report's time 0 moved to fio's epoch */
 	unsigned long long timeout0;	/* fio's runtime before snap_after */
 	uint64_t last_issue_ns;	/* the newest I/O's issue */
 	uint64_t stop_ns;	/* fio's runtime ran out: it issues no more */
@@ -369,8 +370,13 @@ static enum fio_q_status fio_rbdsnap_queue(struct thread_data *td, struct io_u *
 	r = rbd_aio_create_completion(fri, rbdsnap_finish_aiocb, &fri->completion);
 	if (r < 0)
 		goto failed;
-	if (sd->sched_on)
+	if (sd->sched_on) {
 		sd->last_issue_ns = fri->issue_ns = latstat_now_ns();
+		if (!sd->epoch_set) {
+			rs_report_set_t0(&sd->rep, fri->issue_ns - utime_since_now(&td->epoch) * 1000);
+			sd->epoch_set = true;
+		}
+	}
 
 	switch (io_u->ddir) {
 	case DDIR_WRITE:

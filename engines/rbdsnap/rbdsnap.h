@@ -244,6 +244,7 @@ const char *rs_health_name(int h);
 
 /* rbdsnap_report.c */
 int rs_report_init(struct rs_report *r, uint64_t t0_ns, uint64_t slow_ns);
+void rs_report_set_t0(struct rs_report *r, uint64_t t0_ns);
 void rs_report_io(struct rs_report *r, uint64_t issue_ns, uint64_t done_ns);
 void rs_report_osd_op(struct rs_report *r, const struct rs_osd_op *op);
 void rs_report_event(struct rs_report *r, const struct rs_event *e);

@@ -41,6 +41,21 @@ int rs_report_init(struct rs_report *r, uint64_t t0_ns, uint64_t slow_ns)
 	return rs_enter_at(r, t0_ns, RS_K_BASE, 0);
 }
 
+/*
+ * Time 0 of what the report prints: fio's td->epoch, the base of fio's own
+ * logs, which fio takes after the engine's init (setup_files, the random
+ * map: milliseconds later on a slow cluster). Job thread, before its first
+ * I/O is booked; the first phase starts there too unless a snapshot came first.
+ */
+void rs_report_set_t0(struct rs_report *r, uint64_t t0_ns)
+{
+	if (t0_ns <= r->t0_ns)
+		return;
+	r->t0_ns = t0_ns;
+	if (r->ntr == 1)
+		r->tr[0].t_ns = t0_ns;
+}
+
 /* the timeline entry of the second holding t, created on demand */
 static struct rs_sec *rs_sec_at(struct rs_report *r, uint64_t t)
 {
