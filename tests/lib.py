@@ -645,10 +645,14 @@ def rbdsnap_phase_oracle(log, sidecar):
     d = json.load(open(sidecar))
     creates = [(e["t"], e["t_end"]) for e in d["events"] if e["op"] == "create"]
     phase = {p["name"]: p for p in d["phases"]}
+    # fio's log counts from fio's td->epoch, which fio takes after the engine's
+    # init (milliseconds later on a slow cluster): the sidecar says where on its clock
+    off = d["fio_epoch_s"]
+    print(f"ok: fio's epoch at {off * 1e3:.3f} ms of the sidecar's clock")
     issued = []
     for line in open(log):
         f = [x.strip() for x in line.split(",")]
-        done_s, lat_s = int(f[0]) / 1e3, int(f[1]) / 1e9
+        done_s, lat_s = int(f[0]) / 1e3 + off, int(f[1]) / 1e9
         issued.append((done_s - lat_s, lat_s))
     t0 = creates[0][0]
     before = sum(1 for i, _ in issued if i < t0 - E)

@@ -166,6 +166,7 @@ struct rs_report {
 	uint64_t after_ns;	/* when "after" began (0 = not yet) */
 	uint64_t ios, slow;
 	struct rs_phase ph[RS_NKIND][RS_MAXK + 1];
+	uint64_t fio_epoch_ns;	/* fio's td->epoch on this clock (rs_report_fio_epoch) */
 	struct rs_trans *tr;
 	size_t ntr, tr_cap;
 	int osd_polls;		/* -1: the OSDs refused dump_historic_slow_ops */
@@ -244,7 +245,7 @@ const char *rs_health_name(int h);
 
 /* rbdsnap_report.c */
 int rs_report_init(struct rs_report *r, uint64_t t0_ns, uint64_t slow_ns);
-void rs_report_set_t0(struct rs_report *r, uint64_t t0_ns);
+void rs_report_fio_epoch(struct rs_report *r, uint64_t epoch_ns);
 void rs_report_io(struct rs_report *r, uint64_t issue_ns, uint64_t done_ns);
 void rs_report_osd_op(struct rs_report *r, const struct rs_osd_op *op);
 void rs_report_event(struct rs_report *r, const struct rs_event *e);

@@ -42,18 +42,13 @@ int rs_report_init(struct rs_report *r, uint64_t t0_ns, uint64_t slow_ns)
 }
 
 /*
- * Time 0 of what the report prints: fio's td->epoch, the base of fio's own
- * logs, which fio takes after the engine's init (setup_files, the random
- * map: milliseconds later on a slow cluster). Job thread, before its first
- * I/O is booked; the first phase starts there too unless a snapshot came first.
+ * fio's td->epoch on the report's clock: fio takes it after the engine's init
+ * (setup_files, the random map: milliseconds later on a slow cluster), and
+ * fio's own logs count from it. Job thread, at its first I/O.
  */
-void rs_report_set_t0(struct rs_report *r, uint64_t t0_ns)
+void rs_report_fio_epoch(struct rs_report *r, uint64_t epoch_ns)
 {
-	if (t0_ns <= r->t0_ns)
-		return;
-	r->t0_ns = t0_ns;
-	if (r->ntr == 1)
-		r->tr[0].t_ns = t0_ns;
+	r->fio_epoch_ns = epoch_ns;
 }
 
 /* the timeline entry of the second holding t, created on demand */
@@ -569,6 +564,8 @@ static void rs_json_totals(struct json_out *j, const struct rs_report *r, const 
 {
 	json_kint(j, "snapshots_taken", m->created);
 	json_kreal(j, "seconds", r->end_ns > r->t0_ns ? (r->end_ns - r->t0_ns) / 1e9 : 0.0, 3);
+	/* add to a time of fio's logs to get this file's time (0: no I/O) */
+	json_kreal(j, "fio_epoch_s", r->fio_epoch_ns > r->t0_ns ? (r->fio_epoch_ns - r->t0_ns) / 1e9 : 0.0, 6);
 	json_kuint(j, "ios", r->ios);
 	json_kuint(j, "slow_ios", r->slow);
 	json_kobj(j, "health");
