@@ -46,7 +46,6 @@ struct rbdsnap_data {
 	bool track;		/* a schedule or snap_json: measure phases */
 	bool sched_on;
 	bool extended;
-	bool epoch_set;		/* fio's epoch given to the report */
 	unsigned long long timeout0;	/* fio's runtime before snap_after */
 	uint64_t last_issue_ns;	/* the newest I/O's issue */
 	uint64_t stop_ns;	/* fio's runtime ran out: it issues no more */
@@ -372,10 +371,8 @@ static enum fio_q_status fio_rbdsnap_queue(struct thread_data *td, struct io_u *
 		goto failed;
 	if (sd->sched_on) {
 		sd->last_issue_ns = fri->issue_ns = latstat_now_ns();
-		if (!sd->epoch_set) {
+		if (!sd->rep.fio_epoch_ns)
 			rs_report_fio_epoch(&sd->rep, fri->issue_ns - utime_since_now(&td->epoch) * 1000);
-			sd->epoch_set = true;
-		}
 	}
 
 	switch (io_u->ddir) {
