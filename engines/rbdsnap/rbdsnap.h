@@ -228,6 +228,9 @@ int rbdsnap_check_opts(struct rbdsnap_options *o);
 struct ceph_conn *rbdsnap_conn_get(struct rbdsnap_options *o, unsigned int osd_timeout_s);
 /* the health/OSD reads' own client: a hung OSD fails a read after this long */
 #define RS_OSD_TIMEOUT_S	10
+/* the last read is repeated this often at most, this far apart (rs_osd_poll_last) */
+#define RS_OSD_SETTLE_READS	5
+#define RS_OSD_SETTLE_US	100000
 
 /* rbdsnap_sched.c */
 void rs_make_runid(char *buf, size_t len);
@@ -241,6 +244,7 @@ void rs_sched_stop(struct rs_sched *s, bool remove_own);
 void rs_sched_free(struct rs_sched *s);
 void rs_osd_init(struct rs_sched *s);
 bool rs_osd_poll(struct rs_sched *s);
+void rs_osd_poll_last(struct rs_sched *s);
 const char *rs_health_name(int h);
 
 /* rbdsnap_report.c */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "rbdsnap.h"
 
@@ -279,4 +280,32 @@ bool rs_osd_poll(struct rs_sched *s)
 		s->osd_polls++;
 	s->osd_overflow |= over;
 	return over;
+}
+
+static size_t rs_osd_own(const struct rs_sched *s)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < s->noops; i++)
+		n += s->oops[i].who == RS_OSD_OWN;
+	return n;
+}
+
+/*
+ * The last read, after fio's I/Os have all completed. An OSD files an op in
+ * its history when it lets go of it, which can be after its reply reached
+ * us: read again while a read still adds records of ours (a few at most).
+ */
+void rs_osd_poll_last(struct rs_sched *s)
+{
+	size_t own = rs_osd_own(s), was;
+	int n = 0;
+
+	do {
+		if (n++)
+			usleep(RS_OSD_SETTLE_US);
+		was = own;
+		rs_osd_poll(s);
+		own = rs_osd_own(s);
+	} while (own != was && n < RS_OSD_SETTLE_READS);
 }

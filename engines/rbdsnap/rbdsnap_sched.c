@@ -468,7 +468,7 @@ void rs_sched_stop(struct rs_sched *s, bool remove_own)
 		pthread_join(s->osd_thread, NULL);
 		s->osd_started = false;
 		if (s->nosds)
-			rs_osd_poll(s);	/* what the last seconds added */
+			rs_osd_poll_last(s);	/* what the last seconds added */
 	}
 	if (remove_own)
 		rs_remove_all(s);
