@@ -24,22 +24,34 @@ BIG=4611686018427387904		# 2^62: above every range; a power of two (pow2 options
 
 # parse SO VALUE-ARG: fio's parser only; output in $TMP/p.out, fio's status returned
 parse() { "$FIO" --parse-only --name=p --ioengine="external:$1" "$2" >"$TMP/p.out" 2>&1; }
+# (each engine is checked in a subshell of its own, two at a time: its own $TMP/p.out)
 # refused SO NAME VALUE: non-zero, and fio's line naming the option and the value
 refused() {
 	parse "$1" "--$2=$3" && { cat "$TMP/p.out"; fail "$e: $2=$3 accepted"; }
 	grep -qxF "fio: failed parsing $2=$3" "$TMP/p.out" ||
 		{ cat "$TMP/p.out"; fail "$e: $2=$3: no line 'fio: failed parsing $2=$3'"; }
 }
-taken() {
-	parse "$1" "--$2=$3" || { cat "$TMP/p.out"; fail "$e: $2=$3 (a limit) refused"; }
+# taken SO NAME VALUE: queued, and parsed in one fio call per engine (takes_all)
+taken() { TAKE+=("--$2=$3"); }
+# takes_all SO: fio's parser takes every queued value (each alone when not)
+takes_all() {
+	"$FIO" --parse-only --name=p --ioengine="external:$1" "${TAKE[@]}" >"$TMP/p.all.out" 2>&1 && return 0
+	local a
+	for a in "${TAKE[@]}"; do
+		parse "$1" "$a" || { cat "$TMP/p.out"; fail "$e: ${a#--} (a limit) refused"; }
+	done
+	cat "$TMP/p.all.out"; fail "$e: the limits together refused, each alone taken"
 }
 # int32 N: N as fio 3.33's --enghelp prints it (printf "%d" of a 64-bit max)
 int32() { local v=$(($1 & 0xffffffff)); echo $((v >= 2147483648 ? v - 4294967296 : v)); }
 
-nnum=0 nchoice=0 nfree=0 nwide=0
-declare -A seen
-for so in "$B"/*.so; do
+# check_engine SO: every option of one engine; its counts and ranges into $TMP/$e/counts, seen
+check_engine() {
+	local so=$1 o h type range lo hi shown big u vals v
 	e=$(basename "$so" .so)
+	TMP=$TMP/$e && mkdir -p "$TMP"
+	TAKE=()
+	nnum=0 nchoice=0 nfree=0 nwide=0
 	opts=$("$FIO" --enghelp="$so" | sed -n 's/^\([a-z_0-9]*\) *: .*/\1/p')
 	[ -n "$opts" ] || fail "$e: --enghelp lists no option"
 	for o in $opts; do
@@ -79,7 +91,7 @@ for so in "$B"/*.so; do
 			if [ "$lo" -gt 0 ]; then
 				refused "$so" "$o" "$((lo - 1))$u"; taken "$so" "$o" "$lo$u"
 			fi
-			seen[$e.$o]="$lo $hi"
+			echo "$o $lo $hi" >>"$TMP/seen"
 			nnum=$((nnum + 1)) ;;
 		"string (opt=bla)"*)
 			vals=$(sed -n 's/^ *\(valid values\)\{0,1\}: \([^ ]*\).*/\2/p' <<<"$h" | grep -v "^$o$")
@@ -95,11 +107,35 @@ for so in "$B"/*.so; do
 			fail "$e: $o: type '$type' (a numeric option must be integer, time, bool or float)" ;;
 		esac
 	done
+	takes_all "$so"
+	echo "$nnum $nchoice $nfree $nwide" >"$TMP/counts"
 	ok "$e: every option shows its range or choices; fio refuses just outside, takes the limits"
+}
+pids=()
+for so in "$B"/*.so; do
+	e=$(basename "$so" .so)
+	( check_engine "$so" ) >"$TMP/$e.log" 2>&1 &
+	pids+=("$!:$e")
+	# two at a time (the machine's cores): wait for the oldest
+	if [ ${#pids[@]} -ge 2 ]; then
+		wait "${pids[0]%%:*}" || { cat "$TMP/${pids[0]#*:}.log"; fail "${pids[0]#*:}: see above"; }
+		cat "$TMP/${pids[0]#*:}.log"
+		pids=("${pids[@]:1}")
+	fi
+done
+for p in "${pids[@]}"; do
+	wait "${p%%:*}" || { cat "$TMP/${p#*:}.log"; fail "${p#*:}: see above"; }
+	cat "$TMP/${p#*:}.log"
+done
+nnum=0 nchoice=0 nfree=0 nwide=0
+for c in "$TMP"/*/counts; do
+	read -r a b c2 d <"$c"
+	nnum=$((nnum + a)) nchoice=$((nchoice + b)) nfree=$((nfree + c2)) nwide=$((nwide + d))
 done
 while read -r e o lo hi; do
 	[ -f "$B/$e.so" ] || continue
-	[ "${seen[$e.$o]:-}" = "$lo $hi" ] || fail "$e: $o: range '${seen[$e.$o]:-none}', documented $lo..$hi"
+	got=$(awk -v o="$o" '$1 == o { print $2, $3 }' "$TMP/$e/seen" 2>/dev/null)
+	[ "$got" = "$lo $hi" ] || fail "$e: $o: range '${got:-none}', documented $lo..$hi"
 done <<<"$SPOT"
 # ${VAR} job variables: fio substitutes them before its parser checks the value
 cat >"$TMP/var.fio" <<'EOF2'
