@@ -16,10 +16,27 @@ inst=$(dirname "$(find "$TMP/dest" -name metastorm.so | head -1)")
 [ -f "$inst/metastorm.so" ] || fail "make install put no metastorm.so under $TMP/dest"
 # Sidecars a job writes by a relative name: they must not appear in /.
 before=$(ls / | sort)
-n=0 jobs_run=0
-inst_run=()
+
+n=0 jobs_run=0 lib_i=0
+inst_run=() units=()
 todo=()
-for j in jobs/*.fio; do
+# wait_unit: a job file's runs done (whichever ends first); its lines shown, its failure the test's
+wait_unit() {
+	local p rc=0 i u
+	wait -n -p p "${units[@]%%:*}" || rc=$?
+	for i in "${!units[@]}"; do
+		[ "${units[i]%%:*}" = "$p" ] || continue
+		u=${units[i]#*:}
+		unset "units[i]"
+		units=("${units[@]}")
+		[ $rc = 0 ] || { cat "$u"; fail "see above"; }
+		cat "$u"
+		return
+	done
+	fail "wait -n returned pid '$p', not one of the job files' runs"
+}
+# the longest first (seed 003: a snapshot schedule on RBD), so the two lanes end together
+for j in jobs/seed003-*.fio $(ls jobs/*.fio | grep -v "^jobs/seed003-"); do
 	cmd=$(sed -n 's/^# Run: //p' "$j" | head -1)
 	[ -n "$cmd" ] || continue
 	# job files still naming engines as external:build/x.so (run from the repository root only)
@@ -43,8 +60,8 @@ for j in jobs/*.fio; do
 	if grep -q 'rbdsnap\.so' "$j"; then
 		[ -n "${CEPH_CONF:-}" ] || need_cluster
 		have_backend RBD || fail "$j: configure found no librbd"
-		rbd_image jobs-header-seed003 32M
-		envs=(IMAGE=jobs-header-seed003 SNAPS=1 BASELINE=1 SNAP_INTERVAL=1 HOLD=1 AFTER=1 RUNTIME=4)
+		rbd_image "jobs-header-$jobs_run" 32M	# an image for each job file: they run side by side
+		envs=(IMAGE="jobs-header-$jobs_run" SNAPS=1 BASELINE=1 SNAP_INTERVAL=1 HOLD=1 AFTER=1 RUNTIME=4)
 		grep -q 'IMAGE=\${IMAGE:-' <<<"$cmd" || fail "$j: the Run line does not take IMAGE from the environment"
 	fi
 	# from build/ every job; the installed engines each once (the first job using it)
@@ -55,10 +72,14 @@ for j in jobs/*.fio; do
 		libs=("$B" "$inst")
 	done
 	jobs_run=$((jobs_run + 1))
+	# each job file's runs in a subshell of its own, two job files at a time
+	u=$TMP/unit-$jobs_run.log
+	(
+	t0=$SECONDS
 	for lib in "${libs[@]}"; do
-		d=$TMP/run-$n
+		d=$TMP/run-$n-$lib_i
+		lib_i=$((lib_i + 1))
 		mkdir -p "$d"
-		n=$((n + 1))
 		( cd "$d" && env "${envs[@]}" DBFIO_LIB=$lib FIO=$FIO bash -c "${run/ fio / \$FIO --output-format=json --output=out.json }" ) >"$d/log" 2>&1 ||
 			{ cat "$d/log"; fail "$j: '$cmd' failed from $d (DBFIO_LIB=$lib)"; }
 		err=$(json "$d/out.json" "sum(j['error'] for j in d['jobs'])") || fail "$j: no JSON from fio"
@@ -72,8 +93,13 @@ for j in jobs/*.fio; do
 			[ "$(json "$d/snaps.json" "d['snapshots_taken']")" = 1 ] || fail "$j: SNAPS=1 from the environment took no snapshot"
 		fi
 	done
-	ok "$(basename "$j"): Run command passes from another directory (${#libs[@]} run(s): build/$([ ${#libs[@]} = 2 ] && echo " and installed engines"))"
+	ok "$(basename "$j"): Run command passes from another directory (${#libs[@]} run(s): build/$([ ${#libs[@]} = 2 ] && echo " and installed engines"), $((SECONDS - t0)) s)"
+	) >"$u" 2>&1 &
+	units+=("$!:$u")
+	n=$((n + ${#libs[@]}))
+	[ ${#units[@]} -ge 2 ] && wait_unit
 done
+while [ ${#units[@]} -gt 0 ]; do wait_unit; done
 [ "$jobs_run" -ge 7 ] || fail "only $jobs_run job files have a Run command"
 [ ${#inst_run[@]} -ge 5 ] || fail "the Run commands ran only ${inst_run[*]} installed"
 [ ${#todo[@]} = 0 ] || echo "note: not yet runnable from another directory (external:build/): ${todo[*]}"
