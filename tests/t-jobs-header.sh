@@ -16,7 +16,6 @@ inst=$(dirname "$(find "$TMP/dest" -name metastorm.so | head -1)")
 [ -f "$inst/metastorm.so" ] || fail "make install put no metastorm.so under $TMP/dest"
 # Sidecars a job writes by a relative name: they must not appear in /.
 before=$(ls / | sort)
-
 n=0 jobs_run=0 lib_i=0
 inst_run=() units=()
 todo=()
