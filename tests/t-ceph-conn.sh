@@ -1,5 +1,5 @@
 #!/bin/bash
-# Description: one Ceph connection module: storeio store=rbd, store=cephfs and rbdsnap give up on an unreachable monitor within the same bound (30..45 s) with the same line shape; one fio with two rbd jobs and an rbdsnap job holds one monitor session, one with cephfs jobs on three roots (two engines) one too (counted by the monitor: ceph tell mon.* sessions)
+# Description: one Ceph connection module: storeio store=rbd (the monitor given by ceph_conf=), store=cephfs and rbdsnap (by CEPH_CONF) give up on an unreachable monitor within the same bound (30..45 s) with the same line shape; one fio with two rbd jobs and an rbdsnap job holds one monitor session, one with cephfs jobs on three roots (two engines) one too (counted by the monitor: ceph tell mon.* sessions)
 # Timeout: 240
 . "$(dirname "$0")/lib.sh"
 need_cluster
@@ -19,15 +19,18 @@ sed "s/^mon_host = .*/mon_host = $MON/" "$CEPH_CONF" >"$TMP/nomon.conf"
 # inputs (monitor, conf, the default client), not from the module
 TAIL="(client.admin) failed: Connection timed out (client.admin, cluster ceph at $MON, conf $TMP/nomon.conf)"
 LO=29 HI=45	# the documented bound is 30 s (docs/failure-behaviour.md); 15 s of slack
+# (NOMON_ENV: the CEPH_CONF of its environment, when the bad conf comes by option)
 nomon() {	# nomon NAME ARGS...: fio fails; rc and seconds into $TMP/NAME.res
 	local name=$1 s; shift
 	s=$(date +%s%N)
-	CEPH_CONF=$TMP/nomon.conf "$FIO" --name="$name" --aux-path="$TMP" --rw=write --bs=4k "$@" \
+	CEPH_CONF=${NOMON_ENV:-$TMP/nomon.conf} "$FIO" --name="$name" --aux-path="$TMP" --rw=write --bs=4k "$@" \
 		>"$TMP/$name.out" 2>&1
 	echo "rc=$? secs=$(awk -v a="$s" -v b="$(date +%s%N)" 'BEGIN{printf "%.1f", (b - a) / 1e9}')" \
 		>"$TMP/$name.res"
 }
-nomon nomon-rbd --ioengine="external:$B/storeio.so" --store=rbd --rbdname="$IMG1" --size=1m &
+# store=rbd gets the conf by its ceph_conf option (the environment's is the good one)
+NOMON_ENV=$CEPH_CONF nomon nomon-rbd --ioengine="external:$B/storeio.so" --store=rbd --rbdname="$IMG1" --size=1m \
+	--ceph_conf="$TMP/nomon.conf" &
 nomon nomon-cephfs --ioengine="external:$B/storeio.so" --store=cephfs --store_root="$ROOT" \
 	--filename=f --size=1m &
 nomon nomon-rbdsnap --ioengine="external:$B/rbdsnap.so" --pool=rbd --rbdname="$SIMG" \
