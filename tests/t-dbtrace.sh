@@ -1,5 +1,5 @@
 #!/bin/bash
-# Description: tools/dbtrace: real PostgreSQL pgbench and MariaDB DDL traced by file role, everything cleaned up
+# Description: tools/dbtrace: real PostgreSQL pgbench, MariaDB DDL and both databases' INSERTs traced by file role, everything cleaned up
 # Timeout: 240
 . "$(dirname "$0")/lib.sh"
 DBTRACE=$REPO/tools/dbtrace
@@ -79,6 +79,24 @@ grep -q "^dbtrace: interrupted by SIGTERM$" "$TMP/pgint.err" || fail "no one-lin
 after_run "postgres (interrupted)" "$TMP/pgint" "$mode"
 ok "postgres interrupted: $(cat "$TMP/pgint.err"), cleaned up"
 
+# insert_run DB ROLE: 40 autocommit INSERTs timed by the database's own client
+# (pgbench -f / sysbench): 40 latencies, and strace saw one log sync each
+insert_run() {
+	mkdir -p "$TMP/ins-$1"
+	"$DBTRACE" --db "$1" --dir "$TMP/ins-$1" --workload insert --rows 40 \
+		--json "$TMP/ins-$1.json" >"$TMP/ins-$1.out" 2>&1 || { cat "$TMP/ins-$1.out"; fail "dbtrace $1 insert failed"; }
+	after_run "$1 insert" "$TMP/ins-$1" "$(stat -c %a "$TMP/ins-$1")"
+	local n syncs mean
+	n=$(json "$TMP/ins-$1.json" "d['untraced']['insert']['n']") || fail "ins-$1.json does not parse"
+	[ "$n" = 40 ] || fail "$1 insert: $n latencies for 40 INSERTs"
+	syncs=$(json "$TMP/ins-$1.json" "d['traced']['phases']['insert']['roles']['$2']['syncs_per_op']")
+	py check "0.9 <= $syncs <= 1.1" || fail "$1 insert: $syncs $2 syncs per INSERT (strace), not one a commit"
+	mean=$(json "$TMP/ins-$1.json" "'%.3f' % d['untraced']['insert']['mean_ms']")
+	py check "0 < $mean < 1000" || fail "$1 insert: mean latency $mean ms"
+	ok "$1 insert: 40 INSERTs, mean $mean ms; $syncs $2 syncs each (strace)"
+}
+insert_run postgres wal
+
 # MariaDB: 5 x CREATE TABLE / DROP TABLE
 need_db mariadbd || skip "mariadb cannot be installed (postgres part passed)"
 mkdir -p "$TMP/my"
@@ -96,3 +114,4 @@ unl=$(json "$TMP/my.json" "$D['data']['calls'].get('unlink', {}).get('count', 0)
 [ "$unl" = 5 ] || fail "5 DROP TABLE unlinked $unl .ibd files"
 lat=$(json "$TMP/my.json" "'%.2f ms / %.2f ms' % (d['untraced']['create_table']['mean_ms'], d['untraced']['drop_table']['mean_ms'])")
 ok "mariadb ddl: CREATE / DROP TABLE $lat; per CREATE $syncs syncs, one .ibd created, one unlinked per DROP"
+insert_run mariadb redo
