@@ -16,12 +16,29 @@ struct dbtime {
 	uint64_t rtt_ns;	/* wall time slept in round trips */
 	uint64_t rtt_due_ns;	/* round trips asked for: rtt_ns follows it */
 	int slack_set;		/* this thread's timer slack set to 1 ns */
+	uint8_t *ws;		/* the working set (dbtime_ws_init), or NULL */
+	uint64_t ws_len;	/* its bytes */
+	uint64_t ws_x;		/* its xorshift state */
+	double ws_rate;		/* steps per ns of CPU with the set hot */
 };
 
 /* This thread's CPU time so far, in ns. */
 uint64_t dbtime_thread_cpu_ns(void);
 
-/* Burn ns of this thread's CPU time: on the CPU, not asleep. */
+/*
+ * Give the thread a working set of bytes (0: none), allocated and timed hot
+ * here, in the thread that burns: from then on dbtime_burn(ns) does ns worth
+ * of hot work over the set (random cache lines read and written), which takes
+ * longer when the set went cold: after a sleep, or beside other connections
+ * on the same cores. Without one, a burn spins ns of CPU time, cold or not.
+ * -> 0 or -ENOMEM.
+ */
+int dbtime_ws_init(struct dbtime *t, uint64_t bytes);
+
+/* Free what dbtime_ws_init allocated. */
+void dbtime_exit(struct dbtime *t);
+
+/* Burn ns of this thread's CPU time (with a working set: ns of hot work). */
 void dbtime_burn(struct dbtime *t, uint64_t ns);
 
 /*

@@ -51,6 +51,7 @@ struct txn_options {
 	unsigned long long rtt;			/* usec */
 	unsigned long long cpu;			/* usec */
 	unsigned long long client_cpu;		/* usec */
+	unsigned long long cpu_ws;		/* bytes */
 	unsigned int log_bytes;
 	unsigned int wal_sync_method;		/* enum rl_wal_method */
 	unsigned long long wal_segment_size;
@@ -106,6 +107,9 @@ static struct fio_option options[] = {
 	FIO_ENGINE_RANGE(T, "client_cpu_per_stmt", FIO_OPT_STR_VAL_TIME, client_cpu,
 		"The client's CPU per statement when it runs on the database's host (pgbench, "
 		"sysbench), burned as thread CPU time (e.g. 20us)", "0", 0, TEN_S),
+	FIO_ENGINE_RANGE(T, "cpu_working_set", FIO_OPT_ULL, cpu_ws,
+		"Memory a connection's CPU works over (0: a spin that touches none): the statements' "
+		"CPU is that much hot work over it, longer when it went cold (0..1G)", "0", 0, 1ull << 30),
 	FIO_ENGINE_RANGE(T, "txn_log_bytes", FIO_OPT_INT, log_bytes,
 		"Log bytes per transaction (0: the profile's estimate)", "0", 0, 65536),
 	FIO_ENGINE_CHOICE(T, "wal_sync_method", wal_sync_method,
@@ -386,6 +390,10 @@ static int fio_txn_init(struct thread_data *td)
 		goto out;
 	}
 	tx->io_ok = 1;
+	if (dbtime_ws_init(&tx->dt, o->cpu_ws)) {
+		log_err("txn: cpu_working_set=%llu: out of memory\n", o->cpu_ws);
+		goto out;
+	}
 	tx->io.dblwr = tx->db->c.dblwr;
 	tx->io.dw_name = txn_db_dw_name(tx->db);
 	tx->io.dw_off = (uint64_t)(td->thread_number % 128) * tx->db->g.bs;
@@ -411,6 +419,7 @@ static void fio_txn_cleanup(struct thread_data *td)
 		(unsigned long long)tx->io.extends);
 	if (tx->io_ok)
 		txn_io_free(&tx->io);
+	dbtime_exit(&tx->dt);
 	if (tx->db)
 		txn_db_detach(tx->db, stderr);
 	if (tx->store) {
