@@ -14,6 +14,7 @@ for db in postgres mariadb; do
 	"$REPO/tools/txncalib" --db $db --dir "$TMP" --seconds 3 --scale 1 --rows 2000 \
 		$([ $db = postgres ] && echo --groups 2) --out "$TMP/$db.fio" >"$TMP/$db.out" 2>&1 ||
 		{ cat "$TMP/$db.out"; fail "$db: txncalib failed"; }
+	grep "^txncalib: the txn engine" "$TMP/$db.out"
 	if [ $db = postgres ]; then
 		grep -q "pgbench -c 2 .* commits per flush" "$TMP/$db.out" || { cat "$TMP/$db.out"; fail "--groups 2: no line"; }
 		ok "$(grep 'commits per flush' "$TMP/$db.out")"
