@@ -26,8 +26,9 @@ struct dbtime {
 uint64_t dbtime_thread_cpu_ns(void);
 
 /*
- * Give the thread a working set of bytes (0: none), allocated and timed hot
- * here, in the thread that burns: from then on dbtime_burn(ns) does ns worth
+ * Give the thread a working set of bytes (0: none), allocated here, in the
+ * thread that burns (the hot rate of a set that size is timed once per
+ * process, by the first caller): from then on dbtime_burn(ns) does ns worth
  * of hot work over the set (random cache lines read and written), which takes
  * longer when the set went cold: after a sleep, or beside other connections
  * on the same cores. Without one, a burn spins ns of CPU time, cold or not.
