@@ -1,5 +1,5 @@
 #!/bin/bash
-# Description: tools/commitgap refuses bad arguments in one line naming the argument and the value (--seconds/--rounds/--scale below 1, a profile without cpu_per_stmt=), exit non-zero, before any server is started (no data directory left under --dir)
+# Description: tools/commitgap refuses bad arguments in one line naming the argument and the value (--seconds/--rounds/--scale/--rows below 1, a --db other than postgres or mariadb, a profile without cpu_per_stmt=), exit non-zero, before any server is started (no data directory left under --dir)
 # Timeout: 60
 . "$(dirname "$0")/lib.sh"
 CG=$REPO/tools/commitgap
@@ -15,6 +15,8 @@ refused() {
 refused --seconds 0 -- "--seconds 0: at least 1"
 refused --rounds 0 -- "--rounds 0: at least 1"
 refused --scale -2 -- "--scale -2: at least 1"
+refused --db mariadb --rows 0 -- "--rows 0: at least 1"
+refused --db mysql -- "argument --db: invalid choice: 'mysql'"
 grep -v '^cpu_per_stmt=' "$REPO/jobs/txn-profiles/postgres15.fio" >"$TMP/nocpu.fio"
 refused --profile "$TMP/nocpu.fio" -- "--profile $TMP/nocpu.fio: no cpu_per_stmt= line"
 refused --profile "$TMP/none.fio" -- "--profile $TMP/none.fio: No such file or directory"
