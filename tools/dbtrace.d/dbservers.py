@@ -302,6 +302,17 @@ class MariaDB(Server):
         return ["mariadb", "--no-defaults", "-h", "127.0.0.1", "-P", str(self.port), "-u", "root",
                 "--connect-timeout=10"]
 
+    def sysbench_conn(self):
+        """sysbench's options to reach this server's dbtrace database."""
+        return ["--db-driver=mysql", "--mysql-host=127.0.0.1", "--mysql-port=%d" % self.port,
+                "--mysql-user=root", "--mysql-db=dbtrace"]
+
+    def oltp_read_write(self, rows, *args):
+        """sysbench oltp_read_write against this server: one table of ROWS
+        rows, uniform keys, then ARGS."""
+        return ["sysbench", "oltp_read_write"] + self.sysbench_conn() + [
+            "--tables=1", "--table-size=%d" % rows, "--rand-type=uniform"] + list(args)
+
     def setup(self):
         run(["mariadb-install-db", "--no-defaults", "--datadir=" + self.datadir, "--user=root",
              "--skip-test-db", "--skip-name-resolve"], "mariadb-install-db", 180, log=self.log,
