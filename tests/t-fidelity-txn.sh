@@ -34,9 +34,18 @@ grep -q "^dbtrace: the sysbench workload is MariaDB only$" "$TMP/bad1" || fail "
 "$REPO/tools/dbtrace" --db mariadb --dir "$TMP/local" --workload sysbench --clients 1,4 >"$TMP/bad2" 2>&1 &&
 	fail "several --clients traced accepted"
 grep -q "several --clients need --no-trace" "$TMP/bad2" || fail "several --clients traced: $(cat "$TMP/bad2")"
-"$REPO/tools/fidelity" ratios --targets "local=$TMP/local" --rounds 1 --seconds 2 --dbs mariadb \
+# two rounds under strace (execve only): the real side (tools/dbtrace) runs first in
+# round 1, dbfio's (fio) first in round 2
+command -v strace >/dev/null || fail "strace missing"
+mkdir "$TMP/exec"
+strace -ff -ttt -qq --seccomp-bpf -e trace=execve -e signal=none -o "$TMP/exec/x" \
+	"$REPO/tools/fidelity" ratios --targets "local=$TMP/local" --rounds 2 --seconds 2 --dbs mariadb \
 	--pgbench-clients '' --sysbench-clients 2 --table-size 5000 --no-ddl --md "$TMP/r.md" >"$TMP/r.out" 2>&1 ||
 	{ cat "$TMP/r.out"; fail "tools/fidelity ratios failed"; }
+order=$(cat "$TMP"/exec/x.* | grep ' = 0$' | sort -n | grep -o 'execve("[^"]*/\(tools/dbtrace\|fio\)"' |
+	sed 's/.*\///; s/"$//' | tr '\n' ' ')
+[ "$order" = "dbtrace fio fio dbtrace " ] || fail "runs in the order '$order', not real-dbfio then dbfio-real"
+ok "round 1 ran the real database first, round 2 the txn engine first"
 cat "$TMP/r.md"
 line=$(grep '^| sysbench oltp_read_write tps, 2 threads (txn) | local |' "$TMP/r.md") ||
 	{ cat "$TMP/r.out"; fail "no sysbench row"; }
