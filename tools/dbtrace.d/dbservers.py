@@ -341,6 +341,14 @@ class MariaDB(Server):
     def session(self):
         return Session(self._client() + ["-N", "-B", "--unbuffered", "-D", "dbtrace"])
 
+    def status(self, name):
+        """One integer of SHOW GLOBAL STATUS (e.g. Innodb_data_fsyncs)."""
+        out = self.sql("SHOW GLOBAL STATUS LIKE '%s'" % name)
+        try:
+            return int(out.split()[1])
+        except (IndexError, ValueError):
+            raise Fail("SHOW GLOBAL STATUS has no %s: %r" % (name, out.strip()[:80]))
+
     SETTLE = ("innodb_io_capacity", "innodb_io_capacity_max", "innodb_max_dirty_pages_pct")
 
     def settle(self, timeout=300):
@@ -351,12 +359,11 @@ class MariaDB(Server):
         all at a raised capacity (innodb_max_dirty_pages_pct=0), TIMEOUT s at
         most; the settings are put back."""
         old = self.sql("SELECT " + ", ".join("@@GLOBAL." + k for k in self.SETTLE)).split()
-        dirty = lambda: int(self.sql("SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_pages_dirty'").split()[1])  # noqa: E731
         self.sql("SET GLOBAL innodb_io_capacity_max = 100000, GLOBAL innodb_io_capacity = 100000, "
                  "GLOBAL innodb_max_dirty_pages_pct = 0")
         try:
             deadline = time.time() + timeout
-            while dirty() and time.time() < deadline:
+            while self.status("Innodb_buffer_pool_pages_dirty") and time.time() < deadline:
                 time.sleep(0.1)
         finally:
             self.sql("SET GLOBAL innodb_io_capacity = %s, GLOBAL innodb_io_capacity_max = %s, "
