@@ -80,11 +80,12 @@ after_run "postgres (interrupted)" "$TMP/pgint" "$mode"
 ok "postgres interrupted: $(cat "$TMP/pgint.err"), cleaned up"
 
 # insert_run DB ROLE: 40 autocommit INSERTs timed by the database's own client
-# (pgbench -f / sysbench): 40 latencies, and strace saw one log sync each
+# (pgbench -f / sysbench): 40 latencies, and strace saw one log sync each.
+# --dir is relative (from $TMP): mariadb-install-db runs from another directory
 insert_run() {
 	mkdir -p "$TMP/ins-$1"
-	"$DBTRACE" --db "$1" --dir "$TMP/ins-$1" --workload insert --rows 40 \
-		--json "$TMP/ins-$1.json" >"$TMP/ins-$1.out" 2>&1 || { cat "$TMP/ins-$1.out"; fail "dbtrace $1 insert failed"; }
+	(cd "$TMP" && "$DBTRACE" --db "$1" --dir "ins-$1" --workload insert --rows 40 \
+		--json "$TMP/ins-$1.json") >"$TMP/ins-$1.out" 2>&1 || { cat "$TMP/ins-$1.out"; fail "dbtrace $1 insert failed"; }
 	after_run "$1 insert" "$TMP/ins-$1" "$(stat -c %a "$TMP/ins-$1")"
 	local n syncs mean
 	n=$(json "$TMP/ins-$1.json" "d['untraced']['insert']['n']") || fail "ins-$1.json does not parse"

@@ -158,6 +158,9 @@ class Server:
     name = "?"
 
     def __init__(self, workdir, logdir, db_opts):
+        # absolute: mariadb-install-db runs from another directory (a relative
+        # --dir of dbtrace, txncalib, ddlcalib or commitgap failed in it)
+        workdir = os.path.abspath(workdir)
         self.workdir, self.logdir, self.db_opts = workdir, logdir, db_opts
         self.datadir = os.path.join(workdir, "data")
         self.log = os.path.join(logdir, self.name + ".log")
