@@ -344,13 +344,18 @@ class MariaDB(Server):
     def session(self):
         return Session(self._client() + ["-N", "-B", "--unbuffered", "-D", "dbtrace"])
 
+    def statuses(self, names):
+        """Integers of SHOW GLOBAL STATUS, read in one query: {name: value}."""
+        out = self.sql("SHOW GLOBAL STATUS WHERE Variable_name IN (%s)" % ",".join("'%s'" % k for k in names))
+        got = dict(ln.split("\t", 1) for ln in out.strip().splitlines() if "\t" in ln)
+        try:
+            return {k: int(got[k]) for k in names}
+        except (KeyError, ValueError):
+            raise Fail("SHOW GLOBAL STATUS lacks %s: %r" % (", ".join(names), out.strip()[:80]))
+
     def status(self, name):
         """One integer of SHOW GLOBAL STATUS (e.g. Innodb_data_fsyncs)."""
-        out = self.sql("SHOW GLOBAL STATUS LIKE '%s'" % name)
-        try:
-            return int(out.split()[1])
-        except (IndexError, ValueError):
-            raise Fail("SHOW GLOBAL STATUS has no %s: %r" % (name, out.strip()[:80]))
+        return self.statuses([name])[name]
 
     SETTLE = ("innodb_io_capacity", "innodb_io_capacity_max", "innodb_max_dirty_pages_pct")
 
