@@ -1,5 +1,5 @@
 #!/bin/bash
-# Description: tools/txncalib runs real PostgreSQL 15 (pgbench) and MariaDB 10.11 (sysbench) briefly and writes a profile that a txn job includes: rtt, cpu_per_stmt, txn_log_bytes from the database's own log counters (within hand-derived bounds) and pages per statement in its header; --groups reads PostgreSQL's WAL flush count; fitted on the txn engine (--working-set 0, the spin: a working set's CPU moves with the caches other processes leave it, t-txn-workingset): one connection of the profile costs fio the CPU (wait4 rusage) a real transaction cost the server and client (/proc, getrusage) within 0.88..1.08, and its latency is within 0.85..1.15 of the real client's; bad arguments refused in one line
+# Description: tools/txncalib runs real PostgreSQL 15 (pgbench) and MariaDB 10.11 (sysbench) briefly and writes a profile that a txn job includes: rtt, cpu_per_stmt, txn_log_bytes from the database's own log counters (within hand-derived bounds) and pages per statement in its header; --groups reads PostgreSQL's WAL flush count; fitted on the txn engine (--working-set 0, the spin: a working set's CPU moves with the caches other processes leave it, t-txn-workingset): one connection of the profile costs fio the CPU (wait4 rusage) a real transaction cost the server and client (/proc, getrusage) within 0.88..1.08, and its latency is within 0.85..1.15 of the real client's; the commit's commit_cpu and flush_wait make the model's durable commit (fio's clat, flushed on disk against unflushed on tmpfs) rise as the real one did in the header; bad arguments refused in one line
 # Timeout: 400
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || skip "needs root (runs postgres as user postgres)"
@@ -12,7 +12,7 @@ at_exit 'rm -rf "$WAL"'
 grep -q "at least 1" "$TMP/bad.out" || { cat "$TMP/bad.out"; fail "--seconds 0: no reason given"; }
 for db in postgres mariadb; do
 	"$REPO/tools/txncalib" --db $db --dir "$TMP" --seconds 3 --scale 1 --rows 2000 --working-set 0 \
-		$([ $db = postgres ] && echo --groups 2) --out "$TMP/$db.fio" >"$TMP/$db.out" 2>&1 ||
+		--commit-rounds 1 --commit-seconds 3 $([ $db = postgres ] && echo --groups 2) --out "$TMP/$db.fio" >"$TMP/$db.out" 2>&1 ||
 		{ cat "$TMP/$db.out"; fail "$db: txncalib failed"; }
 	grep "^txncalib: the txn engine" "$TMP/$db.out"
 	if [ $db = postgres ]; then
@@ -80,4 +80,27 @@ for db in postgres mariadb; do
 	awk -v m="$mlat" -v r="$rlat" 'BEGIN { x = m / r; printf "model/real latency: %.3f / %.3f ms = %.2f\n", m, r, x; exit !(x > 0.85 && x < 1.15) }' ||
 		fail "$db: one modelled connection's latency is not within 0.85..1.15 of the real one's"
 	ok "$db: one modelled connection lasts what the real transaction lasted (fio's clat against the client's)"
+	# the commit: with the profile's commit_cpu and flush_wait, the model's
+	# commit (flushed in a local directory against unflushed on tmpfs, fio's
+	# clat) rises by what the real one rose in the header (the client's
+	# latency, durable against asynchronous), or by its own log calls' cost
+	# where the real rise was less than that (then both are 0)
+	grep -q "^commit_cpu=[0-9]*us$" "$TMP/$db.fio" && grep -q "^flush_wait=[0-9]*us$" "$TMP/$db.fio" ||
+		{ cat "$TMP/$db.fio"; fail "$db: no commit_cpu= / flush_wait= in the profile"; }
+	read -r rrise mrise < <(sed -n 's/^;   medians of the rises: real \([-+0-9.]*\) ms latency, .*; model \([-+0-9.]*\), .*/\1 \2/p' "$TMP/$db.fio")
+	[ -n "$mrise" ] || { cat "$TMP/$db.fio"; fail "$db: no line on the commit's rises in the header"; }
+	mkdir -p "$TMP/w-$db"
+	"${m[@]}" --runtime=3 --output-format=json --output="$TMP/c0-$db.json" >"$TMP/c0-$db.err" 2>&1 ||
+		{ cat "$TMP/c0-$db.err"; fail "$db: the unflushed run failed"; }
+	"${m[@]}" --runtime=3 --waldir="$TMP/w-$db" --innodb_flush_log_at_trx_commit=1 \
+		$(sed -n 's/^\(commit_cpu\|flush_wait\)=/--&/p' "$TMP/$db.fio") \
+		--output-format=json --output="$TMP/c1-$db.json" >"$TMP/c1-$db.err" 2>&1 ||
+		{ cat "$TMP/c1-$db.err"; fail "$db: the flushed run failed"; }
+	l0=$(json "$TMP/c0-$db.json" "d['jobs'][0]['write']['clat_ns']['mean'] / 1e6")
+	l1=$(json "$TMP/c1-$db.json" "d['jobs'][0]['write']['clat_ns']['mean'] / 1e6")
+	awk -v a="$l0" -v b="$l1" -v r="$rrise" -v m="$mrise" 'BEGIN { e = r > m ? r : m; x = b - a
+		printf "the commit: model %+.3f ms (%.3f -> %.3f), expected %+.3f (real %+.3f, the calls alone %+.3f)\n", x, a, b, e, r, m
+		exit !(x > e * 0.75 - 0.15 && x < e * 1.25 + 0.15) }' ||
+		fail "$db: with commit_cpu and flush_wait the model's commit does not cost what the real one did"
+	ok "$db: $(grep -E '^(commit_cpu|flush_wait)=' "$TMP/$db.fio" | tr '\n' ' ')make the model's commit cost the real one's"
 done

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Description: txn cpu_per_stmt (and client_cpu_per_stmt) is burned as each connection's own thread CPU time, not slept: the fio process's user+sys time (wait4 rusage) grows by txns x statements x CPU per statement, for each of 2 connections sharing one core (taskset); rtt is slept (no CPU) and adds statements x rtt to fio's clat
+# Description: txn cpu_per_stmt (and client_cpu_per_stmt) is burned as each connection's own thread CPU time, not slept: the fio process's user+sys time (wait4 rusage) grows by txns x statements x CPU per statement, for each of 2 connections sharing one core (taskset); commit_cpu is burned once a durable commit, flush_wait slept in each log flush; rtt is slept (no CPU) and adds statements x rtt to fio's clat
 # Timeout: 200
 . "$(dirname "$0")/lib.sh"
 E=$B/txn.so
@@ -26,9 +26,29 @@ both=$(cpu client --cpu_per_stmt=1ms --client_cpu_per_stmt=1ms)
 py check "abs($both - $base - 1.4) <= 0.14" ||
 	fail "client_cpu_per_stmt: base ${base}s, cpu_per_stmt=1ms client_cpu_per_stmt=1ms ${both}s: not +1.4 s"
 ok "client_cpu_per_stmt=1ms + cpu_per_stmt=1ms: ${both}s of CPU (+1.4 s expected)"
+# commit_cpu is burned once a durable commit: 100 commits x 10 ms = 1 s (postgres
+# always; mariadb at innodb_flush_log_at_trx_commit=1, not at 0)
+pgc=$(cpu pgcommit --commit_cpu=10ms)
+py check "abs($pgc - $base - 1.0) <= 0.1" ||
+	fail "commit_cpu=10ms (postgres): base ${base}s, ${pgc}s: not +1.0 s for 100 durable commits"
+MY=(--flavor=mariadb --txn_profile=oltp_read_write --table_size=1000)
+my0=$(cpu my0 "${MY[@]}")
+my1=$(cpu my1 "${MY[@]}" --commit_cpu=10ms)
+myasync=$(cpu myasync "${MY[@]}" --commit_cpu=10ms --innodb_flush_log_at_trx_commit=0)
+py check "abs($my1 - $my0 - 1.0) <= 0.1 and $myasync - $my0 < 0.1" ||
+	fail "commit_cpu=10ms (mariadb): base ${my0}s, trx_commit=1 ${my1}s (+1.0 s expected), trx_commit=0 ${myasync}s (+0 expected)"
+ok "commit_cpu=10ms: postgres +$(py calc "round($pgc - $base, 3)") s, mariadb +$(py calc "round($my1 - $my0, 3)") s at trx_commit=1, +$(py calc "round($myasync - $my0, 3)") s at 0 (100 commits: +1 s, +1 s, 0)"
 # Each connection burns its own thread's CPU time: 2 connections pinned to one
 # core use 2 x 1.4 s (a process-wide CPU clock would stop both at 1.4 s in all,
 # a wall-clock spin would share the core and burn 1.4 s in all too)
+# flush_wait is slept inside each flush: 1 connection, 100 commits, one flush each:
+# fio's median latency 5 ms longer, no more CPU
+fw=$(cpu fwait --flush_wait=5ms)
+clat=$(json "$TMP/fwait.json" "round(d['jobs'][0]['write']['clat_ns']['percentile']['50.000000'] / 1e6, 2)")
+clat0=$(json "$TMP/base.json" "round(d['jobs'][0]['write']['clat_ns']['percentile']['50.000000'] / 1e6, 2)")
+py check "4.8 <= $clat - $clat0 <= 6 and $fw - $base < 0.1" ||
+	fail "flush_wait=5ms: median latency $clat ms against $clat0 ms, CPU ${fw}s against ${base}s: not +5 ms slept"
+ok "flush_wait=5ms: median latency $clat ms, $clat0 ms without (fio clat), CPU +$(py calc "round($fw - $base, 3)") s"
 PIN=(taskset -c 0)
 base2=$(cpu base2 --numjobs=2)
 two=$(cpu two --numjobs=2 --cpu_per_stmt=2ms)

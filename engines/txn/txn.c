@@ -11,7 +11,9 @@
  * and touches its pages through the database's buffer pool (txn_pool.c): a
  * miss is a page read through the store. The last statement commits: its log
  * record goes into the database's one log, flushed with the database's own
- * group commit (txn_log.c, over redolog's writer). The connections of a
+ * group commit (txn_log.c, over redolog's writer); a durable commit then
+ * burns commit_cpu, and a flush waits flush_wait: what the real ones cost
+ * beyond their log calls (tools/txncalib measures both). The connections of a
  * database are the jobs that name the same store and directory
  * (txn_db.c); the first one loads the tables, the last one prints the
  * database's summary (commits, flushes, group sizes, hit ratio, checkpoints).
@@ -51,6 +53,7 @@ struct txn_options {
 	unsigned long long rtt;			/* usec */
 	unsigned long long cpu;			/* usec */
 	unsigned long long client_cpu;		/* usec */
+	unsigned long long commit_cpu;		/* usec */
 	unsigned long long cpu_ws;		/* bytes */
 	unsigned int log_bytes;
 	unsigned int wal_sync_method;		/* enum rl_wal_method */
@@ -73,6 +76,7 @@ struct txn_options {
 	unsigned long long max_wal_size;
 	char *group_trace;
 	char *waldir;
+	unsigned long long flush_wait;		/* usec */
 	unsigned long long debug_flush;		/* usec */
 };
 
@@ -107,6 +111,10 @@ static struct fio_option options[] = {
 	FIO_ENGINE_RANGE(T, "client_cpu_per_stmt", FIO_OPT_STR_VAL_TIME, client_cpu,
 		"The client's CPU per statement when it runs on the database's host (pgbench, "
 		"sysbench), burned as thread CPU time (e.g. 20us)", "0", 0, TEN_S),
+	FIO_ENGINE_RANGE(T, "commit_cpu", FIO_OPT_STR_VAL_TIME, commit_cpu,
+		"CPU a durable commit costs beyond its log calls (postgres; mysql/mariadb with "
+		"innodb_flush_log_at_trx_commit=1), burned as thread CPU time after the flush "
+		"(e.g. 300us)", "0", 0, TEN_S),
 	FIO_ENGINE_RANGE(T, "cpu_working_set", FIO_OPT_ULL, cpu_ws,
 		"Memory a connection's CPU works over (0: a spin that touches none): the statements' "
 		"CPU is that much hot work over it, longer when it went cold (0..1G)", "0", 0, 1ull << 30),
@@ -165,6 +173,10 @@ static struct fio_option options[] = {
 	  .maxlen = sizeof(((struct txn_db_cfg *)0)->waldir) },
 	FIO_ENGINE_OPT(T, "txn_group_trace", FIO_OPT_STR_STORE, group_trace,
 		"Local file: one line per log flush with the number of commits it covered", NULL),
+	FIO_ENGINE_RANGE(T, "flush_wait", FIO_OPT_STR_VAL_TIME, flush_wait,
+		"Wall time a log flush waits beyond its calls, slept inside the flush (commits "
+		"behind it wait and group): the real database's flush waits this much longer than "
+		"the model's calls (e.g. 300us)", "0", 0, TEN_S),
 	FIO_ENGINE_RANGE(T, "debug_flush_delay", FIO_OPT_STR_VAL_TIME, debug_flush,
 		"TEST ONLY: every log flush takes this much longer (e.g. 50ms)", "0", 0, TEN_S),
 	{
@@ -249,7 +261,7 @@ static int log_cfg(struct thread_data *td, struct txn_options *o, struct txn_db_
 	l->log_bin = o->log_bin;
 	l->sync_binlog = o->sync_binlog;
 	l->max_binlog = o->max_binlog;
-	l->debug_flush_ns = o->debug_flush * 1000;
+	l->flush_wait_ns = (o->flush_wait + o->debug_flush) * 1000;
 	l->group_trace = o->group_trace && *o->group_trace ? o->group_trace : NULL;
 	return 0;
 }
@@ -530,6 +542,9 @@ static int transaction(struct thread_data *td, struct txn_data *tx)
 		if (ret)
 			log_err("txn: log: %s\n", tx->db->log.err);
 	}
+	if (!ret && p->log_bytes && o->commit_cpu &&
+	    (tx->db->c.log.postgres || o->trx_commit == 1))
+		dbtime_burn(&tx->dt, o->commit_cpu * 1000);
 	/* PostgreSQL: after the commit record is flushed */
 	txn_unlock_all(&tx->db->locks, tx);
 	return ret;

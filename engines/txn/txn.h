@@ -15,6 +15,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "dbtime/dbtime.h"
 #include "pgpage/pgpage.h"
 #include "redolog/redolog.h"
 #include "store/owner.h"
@@ -151,7 +152,7 @@ struct txn_log_cfg {
 	int log_bin;			/* mysql: a binlog, group-committed with the redo log */
 	unsigned int sync_binlog;	/* fsync the binlog every N groups (0: never) */
 	uint64_t max_binlog;		/* the binlog wraps here (MySQL rotates at max_binlog_size) */
-	uint64_t debug_flush_ns;	/* test: each flush takes this much longer */
+	uint64_t flush_wait_ns;		/* each flush takes this much longer (flush_wait, debug_flush_delay) */
 	const char *group_trace;	/* local file: one line per flush, its group size */
 	uint64_t ckpt_wal;		/* postgres: request a checkpoint every this many WAL bytes (0: no) */
 };
@@ -181,6 +182,7 @@ struct txn_log {
 	struct pg_ckpt *ck;		/* max_wal_size's checkpoint requests go here */
 	uint64_t ckpt_from;		/* LSN of the last request */
 	struct txn_log_stats st;
+	struct dbtime wait;		/* flush_wait's sleeps, by the flusher of the moment */
 	char err[256];
 	int error;
 };

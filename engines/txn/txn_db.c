@@ -349,8 +349,8 @@ static const char *cfg_diff(const struct txn_db_cfg *a, const struct txn_db_cfg 
 		return "row_locks";
 	if (a->ckpt.timeout_ns != b->ckpt.timeout_ns)
 		return "checkpoint_timeout";
-	if (x->debug_flush_ns != y->debug_flush_ns)
-		return "debug_flush_delay";
+	if (x->flush_wait_ns != y->flush_wait_ns)
+		return "flush_wait or debug_flush_delay";
 	return NULL;
 }
 

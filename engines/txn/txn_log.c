@@ -135,8 +135,11 @@ static int flush_unlocked(struct txn_log *l, uint64_t end, uint64_t binlog)
 	ret = rl_log_flush(&l->rl, &ns);
 	if (ret)
 		fail(l, ret, l->rl.err);
-	if (l->c.debug_flush_ns)
-		sleep_ns(l->c.debug_flush_ns);
+	if (l->c.flush_wait_ns) {
+		/* as a round trip is slept: an overshoot comes off the next flushes' */
+		l->wait.slack_set = 0;		/* another thread may flush next */
+		dbtime_round_trip(&l->wait, l->c.flush_wait_ns);
+	}
 	if (!ret && binlog)
 		ret = binlog_group(l, binlog);
 	pthread_mutex_lock(&l->m);
