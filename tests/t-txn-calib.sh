@@ -84,7 +84,8 @@ for db in postgres mariadb; do
 	# commit (flushed in a local directory against unflushed on tmpfs, fio's
 	# clat) rises by what the real one rose in the header (the client's
 	# latency, durable against asynchronous), or by its own log calls' cost
-	# where the real rise was less than that (then both are 0)
+	# where the real rise was less than that (then both are 0), within 20 % +
+	# 0.1 ms (the model's rise in 3 s runs moves by 0.1 ms from run to run here)
 	grep -q "^commit_cpu=[0-9]*us$" "$TMP/$db.fio" && grep -q "^flush_wait=[0-9]*us$" "$TMP/$db.fio" ||
 		{ cat "$TMP/$db.fio"; fail "$db: no commit_cpu= / flush_wait= in the profile"; }
 	read -r rrise mrise < <(sed -n 's/^;   medians of the rises: real \([-+0-9.]*\) ms latency, .*; model \([-+0-9.]*\), .*/\1 \2/p' "$TMP/$db.fio")
@@ -100,7 +101,7 @@ for db in postgres mariadb; do
 	l1=$(json "$TMP/c1-$db.json" "d['jobs'][0]['write']['clat_ns']['mean'] / 1e6")
 	awk -v a="$l0" -v b="$l1" -v r="$rrise" -v m="$mrise" 'BEGIN { e = r > m ? r : m; x = b - a
 		printf "the commit: model %+.3f ms (%.3f -> %.3f), expected %+.3f (real %+.3f, the calls alone %+.3f)\n", x, a, b, e, r, m
-		exit !(x > e * 0.75 - 0.15 && x < e * 1.25 + 0.15) }' ||
+		exit !(x > e * 0.8 - 0.1 && x < e * 1.2 + 0.1) }' ||
 		fail "$db: with commit_cpu and flush_wait the model's commit does not cost what the real one did"
 	ok "$db: $(grep -E '^(commit_cpu|flush_wait)=' "$TMP/$db.fio" | tr '\n' ' ')make the model's commit cost the real one's"
 done
