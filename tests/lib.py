@@ -111,6 +111,20 @@ def rusage(*cmd):
     print("%.4f" % (ru.ru_utime + ru.ru_stime))
 
 
+@command
+def rusage_csw(*cmd):
+    """rusage-csw CMD ARG...: run CMD; print its user+sys CPU seconds and its
+    voluntary and involuntary context switches, all threads (the kernel's wait4
+    rusage); exit 1 if it failed."""
+    pid = os.fork()
+    if pid == 0:
+        os.execvp(cmd[0], cmd)
+    _, status, ru = os.wait4(pid, 0)
+    if status:
+        return 1
+    print("%.4f %d %d" % (ru.ru_utime + ru.ru_stime, ru.ru_nvcsw, ru.ru_nivcsw))
+
+
 # ------------------------------------------------------------------ Ceph
 
 @command

@@ -37,6 +37,7 @@ struct txn_data {
 	uint64_t rnd;
 	uint64_t txns, stmts;
 	struct dbtime dt;		/* CPU burned, round trips slept */
+	struct txn_client client;	/* client_thread=1: the client's half (txn_client.c) */
 	uint64_t key[TXN_MAX_KEYS];
 	unsigned int fpi;		/* full-page images of this transaction */
 };
@@ -73,6 +74,7 @@ struct txn_options {
 	unsigned int fpw;
 	unsigned int doublewrite;
 	unsigned int row_locks;
+	unsigned int client_thread;
 	unsigned long long max_wal_size;
 	char *group_trace;
 	char *waldir;
@@ -164,6 +166,10 @@ static struct fio_option options[] = {
 		"postgres: the first change of a page after a checkpoint logs the whole page", "1"),
 	FIO_ENGINE_BOOL(T, "innodb_doublewrite", doublewrite,
 		"mysql/mariadb: an evicted page goes to the doublewrite buffer first (write + sync)", "1"),
+	FIO_ENGINE_BOOL(T, "client_thread", client_thread,
+		"client_cpu_per_stmt on a client thread of each connection, handed each statement "
+		"and handed it back as over loopback (two wake-ups a statement); 0: burned by the "
+		"connection's own thread", "1"),
 	FIO_ENGINE_BOOL(T, "row_locks", row_locks,
 		"An UPDATE holds its row until the transaction ends (tpcb: clients queue on its "
 		"scale branch rows)", "1"),
@@ -375,7 +381,7 @@ static int fio_txn_init(struct thread_data *td)
 	struct txn_db_cfg *c;
 	struct txn_data *tx;
 	char err[512], loc[256];
-	int ret = 1;
+	int ret = 1, cerr;
 
 	c = malloc(sizeof(*c));
 	tx = calloc(1, sizeof(*tx));
@@ -406,6 +412,11 @@ static int fio_txn_init(struct thread_data *td)
 		log_err("txn: cpu_working_set=%llu: out of memory\n", o->cpu_ws);
 		goto out;
 	}
+	if (o->client_thread && o->client_cpu &&
+	    (cerr = txn_client_start(&tx->client, o->client_cpu * 1000, o->cpu_ws))) {
+		log_err("txn: client_thread=1: cannot start the client's thread: %s\n", strerror(-cerr));
+		goto out;
+	}
 	tx->io.dblwr = tx->db->c.dblwr;
 	tx->io.dw_name = txn_db_dw_name(tx->db);
 	tx->io.dw_off = (uint64_t)(td->thread_number % 128) * tx->db->g.bs;
@@ -425,10 +436,11 @@ static void fio_txn_cleanup(struct thread_data *td)
 	if (!tx)
 		return;
 	fprintf(stderr, "txn: job %s (thread %d): txns=%llu stmts=%llu cpu_burned_ms=%.3f "
-		"rtt_slept_ms=%.3f size_probes=%llu extends=%llu\n", td->o.name, td->thread_number,
-		(unsigned long long)tx->txns, (unsigned long long)tx->stmts,
-		tx->dt.cpu_ns / 1e6, tx->dt.rtt_ns / 1e6, (unsigned long long)tx->io.probes,
+		"client_cpu_ms=%.3f rtt_slept_ms=%.3f size_probes=%llu extends=%llu\n", td->o.name,
+		td->thread_number, (unsigned long long)tx->txns, (unsigned long long)tx->stmts,
+		tx->dt.cpu_ns / 1e6, tx->client.dt.cpu_ns / 1e6, tx->dt.rtt_ns / 1e6, (unsigned long long)tx->io.probes,
 		(unsigned long long)tx->io.extends);
+	txn_client_stop(&tx->client);
 	if (tx->io_ok)
 		txn_io_free(&tx->io);
 	dbtime_exit(&tx->dt);
@@ -522,8 +534,17 @@ static int transaction(struct thread_data *td, struct txn_data *tx)
 	for (i = 0; i < p->nstmts && !ret; i++) {
 		if (o->rtt)
 			dbtime_round_trip(&tx->dt, o->rtt * 1000);
-		if (o->cpu + o->client_cpu)
+		if (tx->client.started) {
+			if ((ret = txn_client_round(&tx->client))) {
+				snprintf(tx->io.err, sizeof(tx->io.err), "client thread: %s",
+					 strerror(-ret));
+				break;
+			}
+			if (o->cpu)
+				dbtime_burn(&tx->dt, o->cpu * 1000);
+		} else if (o->cpu + o->client_cpu) {
 			dbtime_burn(&tx->dt, (o->cpu + o->client_cpu) * 1000);
+		}
 		ret = probe(tx, &p->s[i]);
 		for (j = 0; j < p->s[i].nacc && !ret; j++)
 			ret = pages(tx, &p->s[i].acc[j]);

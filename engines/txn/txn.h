@@ -1,8 +1,9 @@
 /*
  * txn.h - what the txn engine's fio hooks (txn.c) share with its fio-free
  * parts: the profiles and their tables (txn_prof.c), the buffer pool model
- * (txn_pool.c), the shared log with group commit (txn_log.c) and the
- * process-wide registry of databases (txn_db.c). No fio headers here.
+ * (txn_pool.c), the shared log with group commit (txn_log.c), the
+ * process-wide registry of databases (txn_db.c) and a connection's client
+ * (txn_client.c). No fio headers here.
  *
  * A database is shared by every connection (fio job thread) that names the
  * same store, directory and prefix: one log, one buffer pool, one
@@ -248,6 +249,27 @@ struct txn_db *txn_db_attach(const struct txn_db_cfg *c, char *err, size_t errle
 /* Last connection out closes it; returns 1 when this call closed it (summary printed to f). */
 int txn_db_detach(struct txn_db *db, FILE *f);
 uint64_t txn_db_gpage(const struct txn_db *db, unsigned int table, uint64_t page);
+/*
+ * A connection's client on the database's host (pgbench, sysbench): a thread
+ * of its own that the connection hands each statement to and gets it back
+ * from, as a client and its backend do over loopback: two wake-ups a
+ * statement, which wait for a core when the machine is busy.
+ */
+struct txn_client {
+	pthread_t th;
+	int to_client, to_server;	/* eventfds: a statement handed over, handed back */
+	uint64_t ns;			/* CPU a statement, burned by the client */
+	uint64_t ws;			/* its working set (dbtime_ws_init) */
+	struct dbtime dt;		/* the client thread's own account */
+	int started, failed;
+};
+/* Start the client thread (burns ns a statement over ws bytes). -> 0 or -errno. */
+int txn_client_start(struct txn_client *c, uint64_t ns, uint64_t ws);
+/* One statement's round: the client burns its CPU, then hands it back. -> 0 or -errno. */
+int txn_client_round(struct txn_client *c);
+/* Stop and join the thread; its CPU stays in c->dt.cpu_ns. */
+void txn_client_stop(struct txn_client *c);
+
 /* The doublewrite file's name: "#ib_16384_0.dblwr" (mysql) or "ibdata1" (mariadb). */
 const char *txn_db_dw_name(const struct txn_db *db);
 
