@@ -98,15 +98,21 @@ def check(expr):
     return 0 if arith(expr) else 1
 
 
-@command
-def rusage(*cmd):
-    """rusage CMD ARG...: run CMD; print its user+sys CPU seconds (the kernel's
-    wait4 rusage); exit 1 if it failed."""
+def _wait4(cmd):
+    """Run CMD; its rusage (the kernel's, wait4: all its threads), None if it failed."""
     pid = os.fork()
     if pid == 0:
         os.execvp(cmd[0], cmd)
     _, status, ru = os.wait4(pid, 0)
-    if status:
+    return None if status else ru
+
+
+@command
+def rusage(*cmd):
+    """rusage CMD ARG...: run CMD; print its user+sys CPU seconds (the kernel's
+    wait4 rusage); exit 1 if it failed."""
+    ru = _wait4(cmd)
+    if ru is None:
         return 1
     print("%.4f" % (ru.ru_utime + ru.ru_stime))
 
@@ -116,11 +122,8 @@ def rusage_csw(*cmd):
     """rusage-csw CMD ARG...: run CMD; print its user+sys CPU seconds and its
     voluntary and involuntary context switches, all threads (the kernel's wait4
     rusage); exit 1 if it failed."""
-    pid = os.fork()
-    if pid == 0:
-        os.execvp(cmd[0], cmd)
-    _, status, ru = os.wait4(pid, 0)
-    if status:
+    ru = _wait4(cmd)
+    if ru is None:
         return 1
     print("%.4f %d %d" % (ru.ru_utime + ru.ru_stime, ru.ru_nvcsw, ru.ru_nivcsw))
 
