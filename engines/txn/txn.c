@@ -435,12 +435,12 @@ static void fio_txn_cleanup(struct thread_data *td)
 
 	if (!tx)
 		return;
+	txn_client_stop(&tx->client);	/* joined: its CPU count is final */
 	fprintf(stderr, "txn: job %s (thread %d): txns=%llu stmts=%llu cpu_burned_ms=%.3f "
 		"client_cpu_ms=%.3f rtt_slept_ms=%.3f size_probes=%llu extends=%llu\n", td->o.name,
 		td->thread_number, (unsigned long long)tx->txns, (unsigned long long)tx->stmts,
 		tx->dt.cpu_ns / 1e6, tx->client.dt.cpu_ns / 1e6, tx->dt.rtt_ns / 1e6, (unsigned long long)tx->io.probes,
 		(unsigned long long)tx->io.extends);
-	txn_client_stop(&tx->client);
 	if (tx->io_ok)
 		txn_io_free(&tx->io);
 	dbtime_exit(&tx->dt);
@@ -525,6 +525,7 @@ static int transaction(struct thread_data *td, struct txn_data *tx)
 {
 	struct txn_options *o = td->eo;
 	const struct txn_profile *p = &tx->db->c.prof;
+	unsigned long long burn;
 	unsigned int i, j;
 	int ret = 0;
 
@@ -534,17 +535,14 @@ static int transaction(struct thread_data *td, struct txn_data *tx)
 	for (i = 0; i < p->nstmts && !ret; i++) {
 		if (o->rtt)
 			dbtime_round_trip(&tx->dt, o->rtt * 1000);
-		if (tx->client.started) {
-			if ((ret = txn_client_round(&tx->client))) {
-				snprintf(tx->io.err, sizeof(tx->io.err), "client thread: %s",
-					 strerror(-ret));
-				break;
-			}
-			if (o->cpu)
-				dbtime_burn(&tx->dt, o->cpu * 1000);
-		} else if (o->cpu + o->client_cpu) {
-			dbtime_burn(&tx->dt, (o->cpu + o->client_cpu) * 1000);
+		/* the client's half first: on its thread, else burned here */
+		if (tx->client.started && (ret = txn_client_round(&tx->client))) {
+			snprintf(tx->io.err, sizeof(tx->io.err), "client thread: %s", strerror(-ret));
+			break;
 		}
+		burn = o->cpu + (tx->client.started ? 0 : o->client_cpu);
+		if (burn)
+			dbtime_burn(&tx->dt, burn * 1000);
 		ret = probe(tx, &p->s[i]);
 		for (j = 0; j < p->s[i].nacc && !ret; j++)
 			ret = pages(tx, &p->s[i].acc[j]);
