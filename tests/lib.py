@@ -119,13 +119,14 @@ def rusage(*cmd):
 
 @command
 def rusage_csw(*cmd):
-    """rusage-csw CMD ARG...: run CMD; print its user+sys CPU seconds and its
-    voluntary and involuntary context switches, all threads (the kernel's wait4
-    rusage); exit 1 if it failed."""
+    """rusage-csw CMD ARG...: run CMD; print its user+sys CPU seconds, its
+    voluntary and involuntary context switches, all threads, and the largest
+    resident set (kB) of it and its children (the kernel's wait4 rusage); exit 1
+    if it failed."""
     ru = _wait4(cmd)
     if ru is None:
         return 1
-    print("%.4f %d %d" % (ru.ru_utime + ru.ru_stime, ru.ru_nvcsw, ru.ru_nivcsw))
+    print("%.4f %d %d %d" % (ru.ru_utime + ru.ru_stime, ru.ru_nvcsw, ru.ru_nivcsw, ru.ru_maxrss))
 
 
 # ------------------------------------------------------------------ Ceph

@@ -1,19 +1,19 @@
 #!/bin/bash
-# Description: txn client_thread=1 (the default): client_cpu_per_stmt is burned on a client thread of each connection that the statement is handed to and back, two blocking wake-ups a statement as over loopback; the oracle is the kernel's count of context switches of the fio process (wait4 rusage), about 2 a statement with it (voluntary, or involuntary where a busy machine preempted the thread before it blocked) and about no voluntary ones with client_thread=0, while the CPU burned (user+sys) is the same statements x (cpu_per_stmt + client_cpu_per_stmt) both ways
-# Timeout: 200
+# Description: txn client_thread=1 (the default): client_cpu_per_stmt is burned on a client thread of each connection that the statement is handed to and back, two blocking wake-ups a statement as over loopback; the oracle is the kernel's count of context switches of the fio process (wait4 rusage), about 2 a statement with it (voluntary, or involuntary where a busy machine preempted the thread before it blocked) and about no voluntary ones with client_thread=0, while the CPU burned (user+sys) is the same statements x (cpu_per_stmt + client_cpu_per_stmt) both ways; client_working_set=64m is memory of the client thread's own (the largest resident set, wait4, 64 MB above the run without it) over which its CPU is work, not a spin (the CPU the same)
+# Timeout: 240
 . "$(dirname "$0")/lib.sh"
 E=$B/txn.so
 # read_only: 16 statements a transaction, no commit (no log flush to sleep in)
-run() {	# run NAME ARGS...: prints "cpu_seconds voluntary_switches involuntary_switches" of fio
+run() {	# run NAME ARGS...: prints "cpu_seconds voluntary_switches involuntary_switches max_rss_kB" of fio
 	local n=$1; shift
 	mkdir -p "$TMP/$n"
 	py rusage-csw "$FIO" --output-format=json --output="$TMP/$n.json" --name="$n" \
 		--ioengine="external:$E" --directory="$TMP/$n" --rw=write --txn_profile=read_only \
 		--number_ios=200 --wal_segment_size=1m "$@" 2>"$TMP/$n.err" || { cat "$TMP/$n.err"; fail "$n: fio failed"; }
 }
-read -r c0 s0 i0 < <(run base --client_thread=0)
-read -r c1 s1 i1 < <(run thread --cpu_per_stmt=500us --client_cpu_per_stmt=500us)
-read -r c2 s2 i2 < <(run inline --cpu_per_stmt=500us --client_cpu_per_stmt=500us --client_thread=0)
+read -r c0 s0 i0 m0 < <(run base --client_thread=0)
+read -r c1 s1 i1 m1 < <(run thread --cpu_per_stmt=500us --client_cpu_per_stmt=500us)
+read -r c2 s2 i2 m2 < <(run inline --cpu_per_stmt=500us --client_cpu_per_stmt=500us --client_thread=0)
 stmts=$((200 * 16))
 echo "voluntary/involuntary switches: base ${c0}s $s0/$i0; client_thread=1 ${c1}s $s1/$i1; client_thread=0 ${c2}s $s2/$i2 ($stmts statements)"
 # 2 switches a statement (the connection waits for the client, the client for
@@ -33,3 +33,12 @@ ok "CPU: +$(py calc "round($c1 - $c0, 3)") s with the client thread, +$(py calc 
 # and the engine's own count agrees (after the kernel's: not the oracle)
 grep -q "client_cpu_ms=1[56][0-9][0-9]" "$TMP/thread.err" ||
 	fail "client_thread=1: the client thread's own count: $(grep 'txn: job' "$TMP/thread.err")"
+# client_working_set: the client thread's CPU is work over that much memory of
+# its own; the kernel's largest resident set of the job grows by it (64 MB here)
+read -r c3 s3 i3 m3 < <(run ws --cpu_per_stmt=500us --client_cpu_per_stmt=500us --client_working_set=64m)
+echo "max resident set: client_thread=1 ${m1} kB, with client_working_set=64m ${m3} kB (${c3}s CPU)"
+py check "$m3 - $m1 >= 60000 and $m3 - $m1 <= 72000" ||
+	fail "client_working_set=64m: the largest resident set ${m3} kB against ${m1} kB without: not 64 MB more"
+py check "abs($c3 - $c0 - 3.2) <= 0.8" ||
+	fail "client_working_set=64m: CPU ${c3}s against base ${c0}s: not +3.2 s"
+ok "client_working_set=64m: +$(((m3 - m1) / 1024)) MB resident, CPU +$(py calc "round($c3 - $c0, 3)") s"

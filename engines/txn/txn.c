@@ -56,6 +56,7 @@ struct txn_options {
 	unsigned long long client_cpu;		/* usec */
 	unsigned long long commit_cpu;		/* usec */
 	unsigned long long cpu_ws;		/* bytes */
+	unsigned long long client_ws;		/* bytes, the client thread's */
 	unsigned int log_bytes;
 	unsigned int wal_sync_method;		/* enum rl_wal_method */
 	unsigned long long wal_segment_size;
@@ -120,6 +121,9 @@ static struct fio_option options[] = {
 	FIO_ENGINE_RANGE(T, "cpu_working_set", FIO_OPT_ULL, cpu_ws,
 		"Memory a connection's CPU works over (0: a spin that touches none): the statements' "
 		"CPU is that much hot work over it, longer when it went cold (0..1G)", "0", 0, 1ull << 30),
+	FIO_ENGINE_RANGE(T, "client_working_set", FIO_OPT_ULL, client_ws,
+		"Memory the client thread's CPU works over (client_thread=1; 0: a spin that touches "
+		"none, as a client's small hot memory; 0..1G)", "0", 0, 1ull << 30),
 	FIO_ENGINE_RANGE(T, "txn_log_bytes", FIO_OPT_INT, log_bytes,
 		"Log bytes per transaction (0: the profile's estimate)", "0", 0, 65536),
 	FIO_ENGINE_CHOICE(T, "wal_sync_method", wal_sync_method,
@@ -413,8 +417,9 @@ static int fio_txn_init(struct thread_data *td)
 		goto out;
 	}
 	if (o->client_thread && o->client_cpu &&
-	    (cerr = txn_client_start(&tx->client, o->client_cpu * 1000, o->cpu_ws))) {
-		log_err("txn: client_thread=1: cannot start the client's thread: %s\n", strerror(-cerr));
+	    (cerr = txn_client_start(&tx->client, o->client_cpu * 1000, o->client_ws))) {
+		log_err("txn: client_thread=1 (client_working_set=%llu): cannot start the client's "
+			"thread: %s\n", o->client_ws, strerror(-cerr));
 		goto out;
 	}
 	tx->io.dblwr = tx->db->c.dblwr;

@@ -259,9 +259,8 @@ struct txn_client {
 	pthread_t th;
 	int to_client, to_server;	/* eventfds: a statement handed over, handed back */
 	uint64_t ns;			/* CPU a statement, burned by the client */
-	uint64_t ws;			/* its working set (dbtime_ws_init) */
-	struct dbtime dt;		/* the client thread's own account */
-	int started, failed;
+	struct dbtime dt;		/* the client thread's own account and working set */
+	int started;
 };
 /* Start the client thread (burns ns a statement over ws bytes). -> 0 or -errno. */
 int txn_client_start(struct txn_client *c, uint64_t ns, uint64_t ws);

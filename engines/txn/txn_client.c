@@ -44,10 +44,8 @@ static void *client_main(void *arg)
 {
 	struct txn_client *c = arg;
 
-	if (dbtime_ws_init(&c->dt, c->ws))
-		c->failed = ENOMEM;
 	while (take(c->to_client) == 1) {
-		if (!c->failed && c->ns)
+		if (c->ns)
 			dbtime_burn(&c->dt, c->ns);
 		if (give(c->to_server, 1))
 			break;
@@ -61,16 +59,20 @@ int txn_client_start(struct txn_client *c, uint64_t ns, uint64_t ws)
 	int ret;
 
 	c->ns = ns;
-	c->ws = ws;
 	c->to_client = eventfd(0, EFD_CLOEXEC);
 	c->to_server = eventfd(0, EFD_CLOEXEC);
 	if (c->to_client < 0 || c->to_server < 0) {
 		ret = -errno;
 		goto fail;
 	}
-	ret = -pthread_create(&c->th, NULL, client_main, c);
+	ret = dbtime_ws_init(&c->dt, ws);
 	if (ret)
 		goto fail;
+	ret = -pthread_create(&c->th, NULL, client_main, c);
+	if (ret) {
+		dbtime_exit(&c->dt);
+		goto fail;
+	}
 	c->started = 1;
 	return 0;
 fail:
@@ -93,7 +95,7 @@ int txn_client_round(struct txn_client *c)
 		return ret;
 	if (ret != 1)
 		return -EPIPE;
-	return c->failed ? -c->failed : 0;
+	return 0;
 }
 
 void txn_client_stop(struct txn_client *c)
