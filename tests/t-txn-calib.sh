@@ -1,5 +1,5 @@
 #!/bin/bash
-# Description: tools/txncalib runs real PostgreSQL 15 (pgbench) and MariaDB 10.11 (sysbench) briefly and writes a profile that a txn job includes: rtt, cpu_per_stmt, txn_log_bytes from the database's own log counters (within hand-derived bounds) and pages per statement in its header; --groups reads PostgreSQL's WAL flush count; fitted on the txn engine (--working-set 0, the spin: a working set's CPU moves with the caches other processes leave it, t-txn-workingset): one connection of the profile costs fio the CPU (wait4 rusage) a real transaction cost the server and client (/proc, getrusage) within 0.85..1.08, and its latency is within 0.85..1.15 of the real client's; the commit's commit_cpu and flush_wait make the model's durable commit (fio's clat, flushed on disk against unflushed on tmpfs) rise as the real one did in the header; bad arguments refused in one line
+# Description: tools/txncalib runs real PostgreSQL 15 (pgbench) and MariaDB 10.11 (sysbench) briefly and writes a profile that a txn job includes: rtt, cpu_per_stmt, txn_log_bytes from the database's own log counters (within hand-derived bounds) and pages per statement in its header; --groups reads PostgreSQL's WAL flush count; fitted on the txn engine (--working-set 0, the spin: a working set's CPU moves with the caches other processes leave it, t-txn-workingset): one connection of the profile costs fio the CPU (wait4 rusage, the median of 3 runs) a real transaction cost the server and client (/proc, getrusage) within 0.85..1.08, and its latency (the median of 3 runs) is within 0.85..1.15 of the real client's; the commit's commit_cpu and flush_wait make the model's durable commit (fio's clat, flushed on disk against unflushed on tmpfs) rise as the real one did in the header; bad arguments refused in one line
 # Timeout: 400
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || skip "needs root (runs postgres as user postgres)"
@@ -60,27 +60,31 @@ for db in postgres mariadb; do
 	if [ $db = postgres ]; then m+=(--txn_profile=tpcb --scale=1)
 	else m+=(--txn_profile=oltp_read_write --table_size=2000 --innodb_flush_log_at_trx_commit=0); fi
 	"${m[@]}" --runtime=1 >"$TMP/m-$db.load" 2>&1 || { cat "$TMP/m-$db.load"; fail "$db: the load run failed"; }
-	fcpu=$(py rusage "${m[@]}" --runtime=6 --output-format=json --output="$TMP/m-$db.json" 2>"$TMP/m-$db.err") ||
-		{ cat "$TMP/m-$db.err"; fail "$db: the measured run failed"; }
-	n=$(json "$TMP/m-$db.json" "d['jobs'][0]['write']['total_ios']")
-	echo "$db: fio CPU $fcpu s for $n transactions; the real server + client: $real ms a transaction"
+	# three runs, their median: one short run on a busy machine moved by
+	# 0.80..1.12 of the fit (CI and after it, 2026-12-03), more than the fit
+	# itself is off; the median of three is what is checked, each run shown
+	for r in 1 2 3; do
+		fcpu=$(py rusage "${m[@]}" --runtime=4 --output-format=json --output="$TMP/m-$db-$r.json" 2>"$TMP/m-$db.err") ||
+			{ cat "$TMP/m-$db.err"; fail "$db: the measured run $r failed"; }
+		n=$(json "$TMP/m-$db-$r.json" "d['jobs'][0]['write']['total_ios']")
+		l=$(json "$TMP/m-$db-$r.json" "d['jobs'][0]['write']['clat_ns']['mean'] / 1e6")
+		echo "$db: run $r: fio CPU $fcpu s for $n transactions, latency $l ms; the real server + client: $real ms a transaction"
+		echo "$fcpu $n $l" >>"$TMP/m-$db.runs"
+	done
 	# (fitted with the spin, 0.96..0.98 here: with cpu_working_set=4m the
 	# model's CPU a transaction moved with the caches other processes left
 	# it, 0.80..1.33 of the fit's own last run in CI, more than a fit can be
-	# checked against; not fitted, the first run is 1.18..1.43; a MariaDB fit
-	# whose 3 s runs met a busier machine than this 6 s run came out 0.86 in
-	# CI on 2026-12-03, hence 0.85)
-	awk -v c="$fcpu" -v n="$n" -v r="$real" 'BEGIN { x = c * 1000 / n / r; printf "fio/real CPU a transaction: %.2f\n", x; exit !(x > 0.85 && x < 1.08) }' ||
-		fail "$db: a modelled transaction's CPU is not within 0.85..1.08 of the real one's (not fitted on the engine: 1.18-1.43)"
-	ok "$db: a modelled transaction costs the CPU the real one did (fio's rusage)"
+	# checked against; not fitted, the first run is 1.18..1.43)
+	awk -v r="$real" '{ print $1 * 1000 / $2 / r }' "$TMP/m-$db.runs" | sort -g | awk '{ x[NR] = $1 } END { printf "fio/real CPU a transaction: %.2f %.2f %.2f, median %.2f\n", x[1], x[2], x[3], x[2]; exit !(x[2] > 0.85 && x[2] < 1.08) }' ||
+		fail "$db: a modelled transaction's CPU is not within 0.85..1.08 of the real one's (the median of 3 runs; not fitted on the engine: 1.18-1.43)"
+	ok "$db: a modelled transaction costs the CPU the real one did (fio's rusage, the median of 3 runs)"
 	# and lasts what the real one lasted (commit as cheap as in the real run):
 	# the oracle is the client's latency in the header (pgbench's "latency
 	# average", sysbench's avg)
 	rlat=$(sed -n 's/^; .*: [0-9]* transactions, latency \([0-9.]*\) ms, .*/\1/p' "$TMP/$db.fio")
 	[ -n "$rlat" ] || { cat "$TMP/$db.fio"; fail "$db: no real latency in the header"; }
-	mlat=$(json "$TMP/m-$db.json" "d['jobs'][0]['write']['clat_ns']['mean'] / 1e6")
-	awk -v m="$mlat" -v r="$rlat" 'BEGIN { x = m / r; printf "model/real latency: %.3f / %.3f ms = %.2f\n", m, r, x; exit !(x > 0.85 && x < 1.15) }' ||
-		fail "$db: one modelled connection's latency is not within 0.85..1.15 of the real one's"
+	awk '{ print $3 }' "$TMP/m-$db.runs" | sort -g | awk -v r="$rlat" '{ x[NR] = $1 } END { m = x[2]; printf "model/real latency: %.3f (median of %.3f %.3f %.3f) / %.3f ms = %.2f\n", m, x[1], x[2], x[3], r, m / r; exit !(m / r > 0.85 && m / r < 1.15) }' ||
+		fail "$db: one modelled connection's latency is not within 0.85..1.15 of the real one's (the median of 3 runs)"
 	ok "$db: one modelled connection lasts what the real transaction lasted (fio's clat against the client's)"
 	# the commit: with the profile's commit_cpu and flush_wait, the model's
 	# commit (flushed in a local directory against unflushed on tmpfs, fio's
