@@ -653,6 +653,30 @@ def txn_groups(path, n, mode):
         assert sum(x == n for x in inner) >= 0.8 * len(inner), "inner groups must be %d" % n
 
 
+@command
+def txn_log_bursts(path, name, least):
+    """txn-log-bursts STRACE FILE LEAST: strace -f -ttt of a log's pwrite64s; each
+    write's new bytes are how far it moves the end of what was written (a
+    commit rewrites its partial last block); prints the writes that add at
+    least LEAST new bytes ("bursts"), their share of all new bytes and the
+    median time between them: "bursts=N share=S gap=G writes=W new=B"."""
+    pat = re.compile(r"^\d+\s+([\d.]+)\s+pwrite64\(\d+<([^>]*)>.*?, (\d+), (\d+)(?:\)| <unfinished)")
+    ev = sorted((float(m.group(1)), int(m.group(3)), int(m.group(4)))
+                for m in map(pat.match, open(path)) if m and m.group(2).endswith("/" + name))
+    least, hw, new, bursts = int(least), None, 0, []
+    for ts, size, off in ev:
+        hw = off if hw is None else hw
+        add = max(0, off + size - hw)
+        hw = max(hw, off + size)
+        new += add
+        if add >= least:
+            bursts.append((ts, add))
+    gaps = sorted(b[0] - a[0] for a, b in zip(bursts, bursts[1:]))
+    print("bursts=%d share=%.3f gap=%.3f writes=%d new=%d" % (
+        len(bursts), sum(a for _, a in bursts) / new if new else 0,
+        gaps[len(gaps) // 2] if gaps else 0, len(ev), new))
+
+
 # ------------------------------------------------------------------ rbdsnap sidecars
 
 @command
