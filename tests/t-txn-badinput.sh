@@ -44,8 +44,8 @@ badfio --commit_delay=200ms
 badfio --commit_siblings=5000
 bad "log_bin=1: only flavor=mysql or mariadb" --log_bin=1
 badfio --txn_log_bytes=100000
-badfio --flavor=mariadb --purge_log_share=91
-bad "purge_log_share=10: only flavor=mysql or mariadb has InnoDB's purge" --purge_log_share=10
+badfio --flavor=mariadb --background_log_share=91
+bad "background_log_share=10: only flavor=mysql or mariadb has InnoDB's background redo" --background_log_share=10
 echo "$n bad inputs refused"
 
 # two jobs of one database (one directory) with another setting: the second is refused

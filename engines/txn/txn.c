@@ -66,7 +66,7 @@ struct txn_options {
 	unsigned int trx_commit;
 	unsigned int flush_method;		/* enum rl_innodb_method */
 	unsigned long long log_file_size;
-	unsigned int purge_share;
+	unsigned int bg_share;
 	unsigned int log_bin;
 	unsigned int sync_binlog;
 	unsigned long long max_binlog;
@@ -154,10 +154,10 @@ static struct fio_option options[] = {
 	FIO_ENGINE_RANGE(T, "innodb_log_file_size", FIO_OPT_ULL, log_file_size,
 		"mysql/mariadb: size of each redo log file (0: 48M mysql x2, 96M mariadb; "
 		"else 1M..512G, a multiple of 512)", "0", 0, 512ull << 30),
-	FIO_ENGINE_RANGE(T, "purge_log_share", FIO_OPT_INT, purge_share,
-		"mysql/mariadb: percent of txn_log_bytes that InnoDB's purge logs rather than the "
-		"commit: appended once a second in one batch, written by the next commit's log "
-		"write (0..90)", "0", 0, 90),
+	FIO_ENGINE_RANGE(T, "background_log_share", FIO_OPT_INT, bg_share,
+		"mysql/mariadb: percent of txn_log_bytes that InnoDB's background work logs rather "
+		"than the commit: appended once a second in one batch, written by the next commit's "
+		"log write (0..90)", "0", 0, 90),
 	FIO_ENGINE_BOOL(T, "log_bin", log_bin,
 		"mysql/mariadb: write a binlog, group-committed after the redo log", "0"),
 	FIO_ENGINE_RANGE(T, "sync_binlog", FIO_OPT_INT, sync_binlog,
@@ -266,9 +266,9 @@ static int log_cfg(struct thread_data *td, struct txn_options *o, struct txn_db_
 		return 1;
 	if (o->log_bin && l->postgres)
 		REFUSE("log_bin=1: only flavor=mysql or mariadb has a binlog\n");
-	if (o->purge_share && l->postgres)
-		REFUSE("purge_log_share=%u: only flavor=mysql or mariadb has InnoDB's purge\n",
-		       o->purge_share);
+	if (o->bg_share && l->postgres)
+		REFUSE("background_log_share=%u: only flavor=mysql or mariadb has InnoDB's background redo\n",
+		       o->bg_share);
 	/* PostgreSQL's CheckPointSegments: whole segments of max_wal_size, / (1 + 0.9)
 	 * (checkpoint_completion_target), truncated, at least 1 */
 	l->ckpt_wal = (uint64_t)((double)(o->max_wal_size / o->wal_segment_size) / 1.9);
@@ -277,7 +277,7 @@ static int log_cfg(struct thread_data *td, struct txn_options *o, struct txn_db_
 	l->commit_delay_ns = l->postgres ? o->commit_delay * 1000 : 0;	/* PostgreSQL's */
 	l->commit_siblings = o->commit_siblings;
 	l->log_bin = o->log_bin;
-	l->purge_share = o->purge_share;
+	l->bg_share = o->bg_share;
 	l->sync_binlog = o->sync_binlog;
 	l->max_binlog = o->max_binlog;
 	l->flush_wait_ns = (o->flush_wait + o->debug_flush) * 1000;

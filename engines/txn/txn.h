@@ -156,12 +156,12 @@ struct txn_log_cfg {
 	uint64_t flush_wait_ns;		/* each flush takes this much longer (flush_wait, debug_flush_delay) */
 	const char *group_trace;	/* local file: one line per flush, its group size */
 	uint64_t ckpt_wal;		/* postgres: request a checkpoint every this many WAL bytes (0: no) */
-	unsigned int purge_share;	/* innodb: % of a commit's log bytes purge logs, once a second */
+	unsigned int bg_share;	/* innodb: % of a commit's log bytes logged once a second */
 };
 
 struct txn_log_stats {
 	uint64_t commits, flushes, writes, delays, binlog_syncs, binlog_wraps, max_group, wal_ckpts;
-	uint64_t purge_batches, purge_bytes;
+	uint64_t bg_batches, bg_bytes;
 	uint64_t hist[9];		/* group sizes 1,2,3-4,5-8,...,>128 */
 };
 
@@ -175,7 +175,7 @@ struct txn_log {
 	int busy;			/* a connection is writing/flushing */
 	uint64_t flushed_lsn, written_lsn;
 	uint64_t nrec, nrec_flushed;	/* records appended / covered by a flush */
-	uint64_t purge_pending;		/* purge's log bytes, appended by the timer */
+	uint64_t bg_pending;		/* background log bytes, appended by the timer */
 	struct store_file *binlog;
 	uint64_t binlog_off, binlog_pending, binlog_groups;
 	uint64_t binlog_queued, binlog_done;	/* binlog bytes of all commits / written by a leader */

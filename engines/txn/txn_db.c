@@ -338,8 +338,8 @@ static const char *cfg_diff(const struct txn_db_cfg *a, const struct txn_db_cfg 
 		return "max_wal_size";
 	if (x->commit_delay_ns != y->commit_delay_ns || x->commit_siblings != y->commit_siblings)
 		return "commit_delay or commit_siblings";
-	if (x->purge_share != y->purge_share)
-		return "purge_log_share";
+	if (x->bg_share != y->bg_share)
+		return "background_log_share";
 	if (x->log_bin != y->log_bin || x->sync_binlog != y->sync_binlog ||
 	    x->max_binlog != y->max_binlog)
 		return "log_bin, sync_binlog or max_binlog_size";
@@ -409,7 +409,7 @@ static void summary(struct txn_db *db, FILE *f)
 	fprintf(f, "txn: database %s: profile=%s flavor=%s commits=%llu flushes=%llu "
 		"avg_group=%.2f max_group=%llu groups[1,2,3-4,5-8,9-16,17-32,33-64,65-128,>128]="
 		"%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu commit_delays=%llu binlog_syncs=%llu binlog_wraps=%llu "
-		"purge_batches=%llu purge_bytes=%llu pool_pages=%u hits=%llu misses=%llu hit_ratio=%.4f reads=%llu evict_writes=%llu dblwr_writes=%llu fpis=%llu "
+		"bg_batches=%llu bg_bytes=%llu pool_pages=%u hits=%llu misses=%llu hit_ratio=%.4f reads=%llu evict_writes=%llu dblwr_writes=%llu fpis=%llu "
 		"checkpoints=%llu wal_checkpoint_requests=%llu ckpt_written=%llu ckpt_fsyncs=%llu "
 		"row_locks=%llu lock_waits=%llu lock_wait_ms=%.1f\n",
 		db->c.key, db->c.prof.name, rl_flavor_name(db->c.log.rl.g.flavor),
@@ -422,7 +422,7 @@ static void summary(struct txn_db *db, FILE *f)
 		(unsigned long long)ls->hist[6], (unsigned long long)ls->hist[7],
 		(unsigned long long)ls->hist[8], (unsigned long long)ls->delays,
 		(unsigned long long)ls->binlog_syncs, (unsigned long long)ls->binlog_wraps,
-		(unsigned long long)ls->purge_batches, (unsigned long long)ls->purge_bytes,
+		(unsigned long long)ls->bg_batches, (unsigned long long)ls->bg_bytes,
 		db->pool.nframes,
 		(unsigned long long)ps->hits, (unsigned long long)ps->misses,
 		acc ? (double)ps->hits / acc : 0.0, (unsigned long long)ps->reads,

@@ -17,12 +17,12 @@
  * as MySQL's ordered_commit flush and sync stages do; with trx_commit 0 or 2
  * too (binlog_upto), whose groups the timer's redo flush does not wait for.
  *
- * InnoDB's purge (purge_log_share): the part of a transaction's redo that
- * purge writes later (removing what its deletes and updates left) is not
- * appended at commit but counted, and the timer appends it once a second in
- * one batch, as the purge batches run; the next commit's write carries it.
- * Measured on MariaDB 10.11 (docs/txn.md): a write of 150-370 KB once a
- * second from a connection thread, about 47 % of Innodb_os_log_written.
+ * InnoDB's background redo (background_log_share): that part of a
+ * transaction's log bytes is not appended at commit but counted, and the
+ * timer appends it once a second in one batch; the next commit's write
+ * carries it. Measured on MariaDB 10.11 (docs/txn.md): a write adding
+ * 150-370 KB once a second, from a connection thread, 37-47 % of the redo;
+ * not with a 2000-row table. Its source in InnoDB is not identified here.
  *
  * Records are appended under the log's mutex; the write (pwrite from the
  * buffer) too, since it reads the buffer; the flush runs outside it, so
@@ -268,11 +268,11 @@ static int append_locked(struct txn_log *l, uint64_t n)
 
 int txn_log_commit(struct txn_log *l, uint32_t bytes, uint32_t binlog_bytes)
 {
-	uint32_t purge = (uint64_t)bytes * l->c.purge_share / 100;
+	uint32_t bg = (uint64_t)bytes * l->c.bg_share / 100;
 	uint64_t my;
 	int ret = 0;
 
-	bytes -= purge;
+	bytes -= bg;
 	if (bytes < RL_REC_HDR + 8)
 		bytes = RL_REC_HDR + 8;
 	if (bytes > TXN_MAX_REC)
@@ -282,7 +282,7 @@ int txn_log_commit(struct txn_log *l, uint32_t bytes, uint32_t binlog_bytes)
 	pthread_mutex_lock(&l->m);
 	ret = append_locked(l, bytes);		/* one record: bytes fit the buffer */
 	if (!ret && !l->error) {
-		l->purge_pending += purge;
+		l->bg_pending += bg;
 		l->nrec++;
 		l->st.commits++;
 		l->binlog_pending += l->c.log_bin ? binlog_bytes : 0;
@@ -310,7 +310,7 @@ int txn_log_commit(struct txn_log *l, uint32_t bytes, uint32_t binlog_bytes)
 }
 
 /*
- * Once a second: purge's batch (purge_log_share), appended for the next
+ * Once a second: the background batch (background_log_share), appended for the next
  * commit's write to carry; with innodb_flush_log_at_trx_commit 0 and 2, the
  * flush.
  */
@@ -323,11 +323,11 @@ static void *timer_main(void *arg)
 		pthread_mutex_unlock(&l->m);
 		sleep_ns(1000000000ull);
 		pthread_mutex_lock(&l->m);
-		if (l->purge_pending && !l->error) {
-			l->st.purge_batches++;
-			l->st.purge_bytes += l->purge_pending;
-			append_locked(l, l->purge_pending);
-			l->purge_pending = 0;
+		if (l->bg_pending && !l->error) {
+			l->st.bg_batches++;
+			l->st.bg_bytes += l->bg_pending;
+			append_locked(l, l->bg_pending);
+			l->bg_pending = 0;
 		}
 		if (l->c.rl.trx_commit != 1 && l->rl.lsn > l->flushed_lsn && !l->error)
 			flush_upto(l, l->rl.lsn);
@@ -371,7 +371,7 @@ int txn_log_open(struct txn_log *l, struct store *s, const struct txn_log_cfg *c
 		return ret;
 	}
 	l->rl.linked = 0;	/* the write is under the mutex, the flush outside it */
-	if (c->rl.trx_commit != 1 || c->purge_share) {
+	if (c->rl.trx_commit != 1 || c->bg_share) {
 		ret = -pthread_create(&l->timer, NULL, timer_main, l);
 		if (ret) {
 			snprintf(l->err, sizeof(l->err), "pthread_create failed: %s", strerror(-ret));
