@@ -156,7 +156,7 @@ struct txn_log_cfg {
 	uint64_t flush_wait_ns;		/* each flush takes this much longer (flush_wait, debug_flush_delay) */
 	const char *group_trace;	/* local file: one line per flush, its group size */
 	uint64_t ckpt_wal;		/* postgres: request a checkpoint every this many WAL bytes (0: no) */
-	unsigned int bg_share;	/* innodb: % of a commit's log bytes logged once a second */
+	unsigned int bg_share;		/* innodb: % of a commit's log bytes logged once a second */
 };
 
 struct txn_log_stats {

@@ -323,10 +323,9 @@ static void *timer_main(void *arg)
 		pthread_mutex_unlock(&l->m);
 		sleep_ns(1000000000ull);
 		pthread_mutex_lock(&l->m);
-		if (l->bg_pending && !l->error) {
+		if (l->bg_pending && !l->error && !append_locked(l, l->bg_pending)) {
 			l->st.bg_batches++;
 			l->st.bg_bytes += l->bg_pending;
-			append_locked(l, l->bg_pending);
 			l->bg_pending = 0;
 		}
 		if (l->c.rl.trx_commit != 1 && l->rl.lsn > l->flushed_lsn && !l->error)
