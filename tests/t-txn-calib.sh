@@ -1,7 +1,8 @@
 #!/bin/bash
-# Description: tools/txncalib runs real PostgreSQL 15 (pgbench) and MariaDB 10.11 (sysbench) briefly and writes a profile that a txn job includes: rtt, cpu_per_stmt, txn_log_bytes from the database's own log counters (within hand-derived bounds), MariaDB's background_log_share from strace (10..70) and pages per statement in its header; --groups reads PostgreSQL's WAL flush count; fitted on the txn engine (--working-set 0, the spin: a working set's CPU moves with the caches other processes leave it, t-txn-workingset): one connection of the profile costs fio the CPU (wait4 rusage, the median of 3 runs) a real transaction cost the server and client (/proc, getrusage) within 0.85..1.10, and its latency (the median of 3 runs) is within 0.85..1.15 of the real client's; the commit's commit_cpu and flush_wait make the model's durable commit (fio's clat, flushed on disk against unflushed on tmpfs) rise as the real one did in the header; bad arguments refused in one line
+# Description: tools/txncalib runs real PostgreSQL 15 (pgbench) and MariaDB 10.11 (sysbench) briefly and writes a profile that a txn job includes: rtt, cpu_per_stmt, background_cpu (the server's tasks alive through the run, /proc: below a third of its CPU), txn_log_bytes from the database's own log counters (within hand-derived bounds), MariaDB's background_log_share from strace (10..70) and pages per statement in its header; --groups reads PostgreSQL's WAL flush count; fitted on the txn engine (--working-set 0, the spin: a working set's CPU moves with the caches other processes leave it, t-txn-workingset): one connection of the profile costs fio the CPU (wait4 rusage, the median of 3 runs) a real transaction cost the server and client (/proc, getrusage) within 0.85..1.10, and its latency (the median of 3 runs) is within 0.85..1.15 of the real client's; the commit's commit_cpu and flush_wait make the model's durable commit (fio's clat, flushed on disk against unflushed on tmpfs) rise as the real one did in the header; bad arguments refused in one line
 # Timeout: 400
 . "$(dirname "$0")/lib.sh"
+timing_test
 [ "$(id -u)" = 0 ] || skip "needs root (runs postgres as user postgres)"
 [ -x /usr/lib/postgresql/15/bin/pgbench ] && command -v mariadbd >/dev/null && command -v sysbench >/dev/null ||
 	fail "PostgreSQL 15, MariaDB or sysbench missing (tools/deps --with fidelity installs them)"
@@ -22,7 +23,17 @@ for db in postgres mariadb; do
 	fi
 	rtt=$(sed -n 's/^rtt=\([0-9]*\)us$/\1/p' "$TMP/$db.fio")
 	cpu=$(sed -n 's/^cpu_per_stmt=\([0-9]*\)us$/\1/p' "$TMP/$db.fio")
-	[ -n "$rtt" ] && [ -n "$cpu" ] && [ "$cpu" -gt 0 ] || { cat "$TMP/$db.fio"; fail "$db: no rtt/cpu_per_stmt in the profile"; }
+	# (cpu_per_stmt may be 0: where the engine's own calls cost a slow hour's
+	# machine what the real transaction did, 0.83 ms against 0.77 here, the fit
+	# rightly leaves nothing to burn; the CPU check below still holds it)
+	[ -n "$rtt" ] && [ -n "$cpu" ] || { cat "$TMP/$db.fio"; fail "$db: no rtt/cpu_per_stmt in the profile"; }
+	# the server's background (its tasks alive through the run, not the
+	# connection's): some, and far less than the server's CPU (1-3 % here)
+	bgc=$(sed -n 's/^background_cpu=\([0-9]*\)us$/\1/p' "$TMP/$db.fio")
+	scpu=$(sed -n 's/^; server CPU \([0-9.]*\) ms a transaction .*/\1/p' "$TMP/$db.fio")
+	[ -n "$bgc" ] && [ -n "$scpu" ] && py check "$bgc / 1000 <= $scpu / 3" ||
+		{ cat "$TMP/$db.fio"; fail "$db: background_cpu=${bgc}us: missing, or not below a third of the server's ${scpu} ms"; }
+	ok "$db: background_cpu=${bgc}us of the server's ${scpu} ms ($(grep -o 'on its background [a-z]*' "$TMP/$db.fio"))"
 	grep -qx "cpu_working_set=0" "$TMP/$db.fio" || { cat "$TMP/$db.fio"; fail "$db: --working-set 0 not written as cpu_working_set=0"; }
 	# log bytes a transaction, hand-derived bounds: tpcb logs 4 row changes, an index
 	# entry and a commit record (PostgreSQL: ~50-150 bytes each, no full-page images);
@@ -69,7 +80,7 @@ for db in postgres mariadb; do
 	mkdir -p "$TMP/m-$db" "$WAL/$db"
 	m=("$FIO" --name=m --ioengine="external:$B/txn.so" --directory="$TMP/m-$db" --waldir="$WAL/$db" --rw=write
 		--time_based --flavor=$db --txn_prewarm=1
-		$(sed -n 's/^\(rtt\|cpu_per_stmt\|client_cpu_per_stmt\|txn_log_bytes\|background_log_share\|cpu_working_set\)=/--&/p' "$TMP/$db.fio"))
+		$(sed -n 's/^\(rtt\|cpu_per_stmt\|client_cpu_per_stmt\|txn_log_bytes\|background_log_share\|background_cpu\|cpu_working_set\)=/--&/p' "$TMP/$db.fio"))
 	if [ $db = postgres ]; then m+=(--txn_profile=tpcb --scale=1)
 	else m+=(--txn_profile=oltp_read_write --table_size=$rows --innodb_flush_log_at_trx_commit=0); fi
 	"${m[@]}" --runtime=1 >"$TMP/m-$db.load" 2>&1 || { cat "$TMP/m-$db.load"; fail "$db: the load run failed"; }

@@ -13,7 +13,8 @@
  * record goes into the database's one log, flushed with the database's own
  * group commit (txn_log.c, over redolog's writer); a durable commit then
  * burns commit_cpu, and a flush waits flush_wait: what the real ones cost
- * beyond their log calls (tools/txncalib measures both). The connections of a
+ * beyond their log calls (tools/txncalib measures both); background_cpu is
+ * burned by a thread of the database beside them (txn_bgcpu.c). The connections of a
  * database are the jobs that name the same store and directory
  * (txn_db.c); the first one loads the tables, the last one prints the
  * database's summary (commits, flushes, group sizes, hit ratio, checkpoints).
@@ -55,6 +56,7 @@ struct txn_options {
 	unsigned long long cpu;			/* usec */
 	unsigned long long client_cpu;		/* usec */
 	unsigned long long commit_cpu;		/* usec */
+	unsigned long long bg_cpu;		/* usec, a transaction */
 	unsigned long long cpu_ws;		/* bytes */
 	unsigned long long client_ws;		/* bytes, the client thread's */
 	unsigned int log_bytes;
@@ -119,6 +121,11 @@ static struct fio_option options[] = {
 		"CPU a durable commit costs beyond its log calls (postgres; mysql/mariadb with "
 		"innodb_flush_log_at_trx_commit=1), burned as thread CPU time after the flush "
 		"(e.g. 300us)", "0", 0, TEN_S),
+	FIO_ENGINE_RANGE(T, "background_cpu", FIO_OPT_STR_VAL_TIME, bg_cpu,
+		"Server CPU a transaction that the database's own threads burn off the "
+		"connections' path (purge, page cleaner; walwriter, autovacuum): one thread "
+		"of the database burns it as thread CPU time, no transaction waits for it "
+		"(e.g. 150us)", "0", 0, TEN_S),
 	FIO_ENGINE_RANGE(T, "cpu_working_set", FIO_OPT_ULL, cpu_ws,
 		"Memory a connection's CPU works over (0: a spin that touches none): the statements' "
 		"CPU is that much hot work over it, longer when it went cold (0..1G)", "0", 0, 1ull << 30),
@@ -315,6 +322,7 @@ static int txn_config(struct thread_data *td, struct txn_db_cfg *c)
 	c->prefill = o->prefill;
 	c->prewarm = o->prewarm;
 	c->row_locks = o->row_locks;
+	c->bg_cpu_ns = o->bg_cpu * 1000;
 	c->fpw = c->log.postgres && o->fpw;
 	c->dblwr = c->log.postgres || !o->doublewrite ? 0 : c->log.rl.g.flavor == RL_MARIADB ? 2 : 1;
 	c->ckpt.timeout_ns = o->checkpoint_timeout * 1000000000ull;
@@ -580,6 +588,8 @@ static int transaction(struct thread_data *td, struct txn_data *tx)
 		dbtime_burn(&tx->dt, o->commit_cpu * 1000);
 	/* PostgreSQL: after the commit record is flushed */
 	txn_unlock_all(&tx->db->locks, tx);
+	if (!ret)
+		txn_bgcpu_add(&tx->db->bg);
 	return ret;
 }
 

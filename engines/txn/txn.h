@@ -215,6 +215,24 @@ int txn_lock_row(struct txn_locks *l, const void *owner, unsigned int table, uin
 /* The transaction ended: release everything owner holds. */
 void txn_unlock_all(struct txn_locks *l, const void *owner);
 
+/* ---- the database's background CPU (txn_bgcpu.c) ---- */
+struct txn_bgcpu {
+	pthread_t th;
+	pthread_mutex_t m;
+	pthread_cond_t cv;
+	uint64_t ns;			/* a transaction's (background_cpu=) */
+	uint64_t pending_ns, added_ns, burned_ns, left_ns;
+	struct dbtime dt;		/* the thread's own account */
+	int started, stop;
+};
+
+/* Start the thread that burns NS_PER_TXN a transaction (none if 0). -> 0 or -errno. */
+int txn_bgcpu_start(struct txn_bgcpu *b, uint64_t ns_per_txn);
+/* A transaction ended: its background CPU is pending. */
+void txn_bgcpu_add(struct txn_bgcpu *b);
+/* Stop and join the thread; what was not burned stays in left_ns. */
+void txn_bgcpu_stop(struct txn_bgcpu *b);
+
 /* ---- the database: shared by its connections ---- */
 struct txn_db_cfg {
 	char key[512];			/* store + directory + prefix */
@@ -225,6 +243,7 @@ struct txn_db_cfg {
 	uint64_t pool_bytes;
 	int prefill, prewarm, fpw, dblwr;
 	int row_locks;			/* 0: updates never wait on each other */
+	uint64_t bg_cpu_ns;		/* background_cpu= a transaction */
 	struct pg_ckpt_conf ckpt;
 	struct txn_log_cfg log;
 };
@@ -240,6 +259,7 @@ struct txn_db {
 	struct pg_ckpt *ck;
 	struct txn_log log;
 	struct txn_locks locks;
+	struct txn_bgcpu bg;
 	struct owner own, wown;		/* the names claimed in the directory, and in waldir= */
 	int own_ok;
 	atomic_ullong append_rows[TXN_MAX_TABLES];

@@ -279,11 +279,17 @@ static int db_open(struct txn_db *db, char *err, size_t errlen)
 		return ret;
 	db->pool.ck = db->ck;
 	db->log.ck = db->ck;
+	ret = txn_bgcpu_start(&db->bg, db->c.bg_cpu_ns);
+	if (ret) {
+		snprintf(err, errlen, "background_cpu: cannot start its thread: %s", strerror(-ret));
+		return ret;
+	}
 	return db->c.prewarm ? prewarm(db, err, errlen) : 0;
 }
 
 static void db_close(struct txn_db *db)
 {
+	txn_bgcpu_stop(&db->bg);
 	txn_log_close(&db->log);
 	db->log.ck = NULL;
 	if (db->ck) {
@@ -349,6 +355,8 @@ static const char *cfg_diff(const struct txn_db_cfg *a, const struct txn_db_cfg 
 		return "innodb_doublewrite";
 	if (a->row_locks != b->row_locks)
 		return "row_locks";
+	if (a->bg_cpu_ns != b->bg_cpu_ns)
+		return "background_cpu";
 	if (a->ckpt.timeout_ns != b->ckpt.timeout_ns)
 		return "checkpoint_timeout";
 	if (x->flush_wait_ns != y->flush_wait_ns)
@@ -409,7 +417,7 @@ static void summary(struct txn_db *db, FILE *f)
 	fprintf(f, "txn: database %s: profile=%s flavor=%s commits=%llu flushes=%llu "
 		"avg_group=%.2f max_group=%llu groups[1,2,3-4,5-8,9-16,17-32,33-64,65-128,>128]="
 		"%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu commit_delays=%llu binlog_syncs=%llu binlog_wraps=%llu "
-		"bg_batches=%llu bg_bytes=%llu pool_pages=%u hits=%llu misses=%llu hit_ratio=%.4f reads=%llu evict_writes=%llu dblwr_writes=%llu fpis=%llu "
+		"bg_batches=%llu bg_bytes=%llu background_cpu_ms=%.3f background_cpu_left_ms=%.3f pool_pages=%u hits=%llu misses=%llu hit_ratio=%.4f reads=%llu evict_writes=%llu dblwr_writes=%llu fpis=%llu "
 		"checkpoints=%llu wal_checkpoint_requests=%llu ckpt_written=%llu ckpt_fsyncs=%llu "
 		"row_locks=%llu lock_waits=%llu lock_wait_ms=%.1f\n",
 		db->c.key, db->c.prof.name, rl_flavor_name(db->c.log.rl.g.flavor),
@@ -423,7 +431,7 @@ static void summary(struct txn_db *db, FILE *f)
 		(unsigned long long)ls->hist[8], (unsigned long long)ls->delays,
 		(unsigned long long)ls->binlog_syncs, (unsigned long long)ls->binlog_wraps,
 		(unsigned long long)ls->bg_batches, (unsigned long long)ls->bg_bytes,
-		db->pool.nframes,
+		db->bg.dt.cpu_ns / 1e6, db->bg.left_ns / 1e6, db->pool.nframes,
 		(unsigned long long)ps->hits, (unsigned long long)ps->misses,
 		acc ? (double)ps->hits / acc : 0.0, (unsigned long long)ps->reads,
 		(unsigned long long)ps->evict_writes, (unsigned long long)ps->dblwr_writes,
