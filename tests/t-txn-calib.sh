@@ -80,7 +80,7 @@ for db in postgres mariadb; do
 	mkdir -p "$TMP/m-$db" "$WAL/$db"
 	m=("$FIO" --name=m --ioengine="external:$B/txn.so" --directory="$TMP/m-$db" --waldir="$WAL/$db" --rw=write
 		--time_based --flavor=$db --txn_prewarm=1
-		$(sed -n 's/^\(rtt\|cpu_per_stmt\|client_cpu_per_stmt\|txn_log_bytes\|background_log_share\|background_cpu\|cpu_working_set\)=/--&/p' "$TMP/$db.fio"))
+		$(sed -n 's/^\(rtt\|cpu_per_stmt\|client_cpu_per_stmt\|cpu_after_reply\|txn_log_bytes\|background_log_share\|background_cpu\|cpu_working_set\)=/--&/p' "$TMP/$db.fio"))
 	if [ $db = postgres ]; then m+=(--txn_profile=tpcb --scale=1)
 	else m+=(--txn_profile=oltp_read_write --table_size=$rows --innodb_flush_log_at_trx_commit=0); fi
 	"${m[@]}" --runtime=1 >"$TMP/m-$db.load" 2>&1 || { cat "$TMP/m-$db.load"; fail "$db: the load run failed"; }

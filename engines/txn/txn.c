@@ -57,6 +57,7 @@ struct txn_options {
 	unsigned long long client_cpu;		/* usec */
 	unsigned long long commit_cpu;		/* usec */
 	unsigned long long bg_cpu;		/* usec, a transaction */
+	unsigned int after_reply;		/* percent of cpu */
 	unsigned long long cpu_ws;		/* bytes */
 	unsigned long long client_ws;		/* bytes, the client thread's */
 	unsigned int log_bytes;
@@ -121,6 +122,10 @@ static struct fio_option options[] = {
 		"CPU a durable commit costs beyond its log calls (postgres; mysql/mariadb with "
 		"innodb_flush_log_at_trx_commit=1), burned as thread CPU time after the flush "
 		"(e.g. 300us)", "0", 0, TEN_S),
+	FIO_ENGINE_RANGE(T, "cpu_after_reply", FIO_OPT_INT, after_reply,
+		"Percent of cpu_per_stmt the server burns after its reply, while the client "
+		"thread works on it (client_thread=1): on two cores both at once (0..100)",
+		"0", 0, 100),
 	FIO_ENGINE_RANGE(T, "background_cpu", FIO_OPT_STR_VAL_TIME, bg_cpu,
 		"Server CPU a transaction that the database's own threads burn off the "
 		"connections' path (purge, page cleaner; walwriter, autovacuum): one thread "
@@ -381,6 +386,9 @@ static int fio_txn_setup(struct thread_data *td)
 	if (fio_store_setup(td, "txn", &o->so))
 		return 1;
 	ignored(o);
+	if (o->after_reply && !(o->client_thread && o->client_cpu))
+		fprintf(stderr, "txn: cpu_after_reply=%u: ignored without a client thread to overlap "
+			"(client_thread=1 and client_cpu_per_stmt > 0)\n", o->after_reply);
 	c = malloc(sizeof(*c));
 	if (!c)
 		return 1;
@@ -547,7 +555,7 @@ static int transaction(struct thread_data *td, struct txn_data *tx)
 {
 	struct txn_options *o = td->eo;
 	const struct txn_profile *p = &tx->db->c.prof;
-	unsigned long long burn;
+	unsigned long long burn, after;
 	unsigned int i, j;
 	int ret = 0;
 
@@ -557,12 +565,24 @@ static int transaction(struct thread_data *td, struct txn_data *tx)
 	for (i = 0; i < p->nstmts && !ret; i++) {
 		if (o->rtt)
 			dbtime_round_trip(&tx->dt, o->rtt * 1000);
-		/* the client's half first: on its thread, else burned here */
-		if (tx->client.started && (ret = txn_client_round(&tx->client))) {
-			snprintf(tx->io.err, sizeof(tx->io.err), "client thread: %s", strerror(-ret));
-			break;
-		}
+		/*
+		 * the client's half first: on its thread, while this one burns the
+		 * server's part after its reply (cpu_after_reply), else burned here
+		 */
 		burn = o->cpu + (tx->client.started ? 0 : o->client_cpu);
+		if (tx->client.started) {
+			after = o->cpu * o->after_reply / 100;
+			ret = txn_client_send(&tx->client);
+			if (!ret && after)
+				dbtime_burn(&tx->dt, after * 1000);
+			if (!ret)
+				ret = txn_client_wait(&tx->client);
+			if (ret) {
+				snprintf(tx->io.err, sizeof(tx->io.err), "client thread: %s", strerror(-ret));
+				break;
+			}
+			burn -= after;
+		}
 		if (burn)
 			dbtime_burn(&tx->dt, burn * 1000);
 		ret = probe(tx, &p->s[i]);

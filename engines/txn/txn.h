@@ -287,8 +287,10 @@ struct txn_client {
 };
 /* Start the client thread (burns ns a statement over ws bytes). -> 0 or -errno. */
 int txn_client_start(struct txn_client *c, uint64_t ns, uint64_t ws);
-/* One statement's round: the client burns its CPU, then hands it back. -> 0 or -errno. */
-int txn_client_round(struct txn_client *c);
+/* Hand a statement's reply to the client, which burns its CPU ... */
+int txn_client_send(struct txn_client *c);
+/* ... and wait until it hands the next statement back. -> 0 or -errno. */
+int txn_client_wait(struct txn_client *c);
 /* Stop and join the thread; its CPU stays in c->dt.cpu_ns. */
 void txn_client_stop(struct txn_client *c);
 
