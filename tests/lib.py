@@ -19,6 +19,7 @@ import math
 import os
 import re
 import sys
+import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 COMMANDS = {}
@@ -127,6 +128,34 @@ def rusage_csw(*cmd):
     if ru is None:
         return 1
     print("%.4f %d %d %d" % (ru.ru_utime + ru.ru_stime, ru.ru_nvcsw, ru.ru_nivcsw, ru.ru_maxrss))
+
+
+@command
+def pingpong(rounds="3", n="2000"):
+    """pingpong [ROUNDS [N]]: how long a wake-up takes on this machine now: the
+    median over ROUNDS of N one-byte round trips between two processes over
+    pipes (two wake-ups each), in microseconds. A busy VM host makes it several
+    times longer, and every timing test's wake-ups with it."""
+    rounds, n = int(rounds), int(n)
+    times = []
+    for _ in range(rounds):
+        a_r, a_w = os.pipe()
+        b_r, b_w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            for _ in range(n):
+                os.read(a_r, 1)
+                os.write(b_w, b"x")
+            os._exit(0)
+        t = time.perf_counter()
+        for _ in range(n):
+            os.write(a_w, b"x")
+            os.read(b_r, 1)
+        times.append((time.perf_counter() - t) / n * 1e6)
+        os.waitpid(pid, 0)
+        for fd in (a_r, a_w, b_r, b_w):
+            os.close(fd)
+    print("%.0f" % sorted(times)[len(times) // 2])
 
 
 # ------------------------------------------------------------------ Ceph
