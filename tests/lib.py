@@ -142,19 +142,22 @@ def pingpong(rounds="3", n="2000"):
         a_r, a_w = os.pipe()
         b_r, b_w = os.pipe()
         pid = os.fork()
-        if pid == 0:
-            for _ in range(n):
-                os.read(a_r, 1)
+        if pid == 0:            # the echo: ends when the parent's end closes (it died too)
+            os.close(a_w)
+            os.close(b_r)
+            while os.read(a_r, 1):
                 os.write(b_w, b"x")
             os._exit(0)
+        os.close(a_r)
+        os.close(b_w)
         t = time.perf_counter()
         for _ in range(n):
             os.write(a_w, b"x")
             os.read(b_r, 1)
         times.append((time.perf_counter() - t) / n * 1e6)
+        os.close(a_w)
+        os.close(b_r)
         os.waitpid(pid, 0)
-        for fd in (a_r, a_w, b_r, b_w):
-            os.close(fd)
     print("%.0f" % sorted(times)[len(times) // 2])
 
 
