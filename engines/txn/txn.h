@@ -221,8 +221,8 @@ struct txn_bgcpu {
 	pthread_mutex_t m;
 	pthread_cond_t cv;
 	uint64_t ns;			/* a transaction's (background_cpu=) */
-	uint64_t pending_ns, added_ns, burned_ns, left_ns;
-	struct dbtime dt;		/* the thread's own account */
+	uint64_t pending_ns, left_ns;
+	struct dbtime dt;		/* the thread's own account: what it burned */
 	int started, stop;
 };
 
