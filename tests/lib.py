@@ -568,15 +568,32 @@ def txn_wal_requests(strace, requests):
 
 
 def _strace_calls(path):
-    """(tid, call, file, size, offset) of each call's first line, in strace order."""
+    """(tid, call, file, size, offset) of each call, in the order of their first
+    lines. A pread64 that another thread's call interrupted (<unfinished ...>)
+    prints its buffer, size and offset only on its "<... resumed>" line: they
+    are taken from there (read as 0, 0 they once hid a re-read from
+    txn-ckpt-after-evict)."""
     pat = re.compile(r"^(\d+)\s+(\w+)\(\d+<([^>]*)>(.*)")
+    resumed = re.compile(r"^(\d+)\s+<\.\.\. (\w+) resumed>(.*)")
+    args = re.compile(r", (\d+), (\d+)(?:\)| <unfinished)")
+    calls, open_calls = [], {}
     for line in open(path):
         m = pat.match(line)
-        if not m:
+        if m:
+            a = args.search(m.group(4))
+            calls.append([m.group(1), m.group(2), m.group(3),
+                          int(a.group(1)) if a else 0, int(a.group(2)) if a else 0])
+            if not a and "<unfinished" in m.group(4):
+                open_calls[m.group(1)] = calls[-1]
             continue
-        a = re.search(r", (\d+), (\d+)(?:\)| <unfinished)", m.group(4))
-        yield (m.group(1), m.group(2), m.group(3),
-               int(a.group(1)) if a else 0, int(a.group(2)) if a else 0)
+        m = resumed.match(line)
+        if m and m.group(1) in open_calls:
+            c = open_calls.pop(m.group(1))
+            a = re.search(r", (\d+), (\d+)\)", m.group(3))
+            if a and c[1] == m.group(2):
+                c[3], c[4] = int(a.group(1)), int(a.group(2))
+    for c in calls:
+        yield tuple(c)
 
 
 @command
