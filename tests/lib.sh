@@ -23,7 +23,7 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/dbfio-test.XXXXXX")
 # machine used (steal, /proc/stat: 5-6 % under a busy loop on a quiet hour)
 # or a wake-up round trip between two processes (py pingpong, at the start
 # or at the failure) took more than PINGPONG_MAX us (6-9 on a quiet hour,
-# 40-200 in the hour a MariaDB transaction took 3-5 ms instead of 1.3).
+# 23-200 in the hour a MariaDB transaction took 3-5 ms instead of 1.3).
 STEAL_MAX=15
 PINGPONG_MAX=30
 cpu_ticks() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9, $9; exit }' /proc/stat; }
