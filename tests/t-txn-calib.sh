@@ -11,10 +11,19 @@ WAL=$(mktemp -d /dev/shm/dbfio-test.XXXXXX)
 at_exit 'rm -rf "$WAL"'
 "$REPO/tools/txncalib" --db postgres --dir "$TMP" --seconds 0 >"$TMP/bad.out" 2>&1 && fail "--seconds 0 accepted"
 grep -q "at least 1" "$TMP/bad.out" || { cat "$TMP/bad.out"; fail "--seconds 0: no reason given"; }
+# a busy host (here: any, --max-wakeup-us 0) is refused before anything runs:
+# one line, no profile, nothing left in --dir
+"$REPO/tools/txncalib" --db mariadb --dir "$TMP" --max-wakeup-us 0 --seconds 1 --rows 1000 --no-model \
+	--commit-rounds 1 --commit-seconds 1 --out "$TMP/busy.fio" >"$TMP/busy.out" 2>&1 &&
+	fail "--max-wakeup-us 0 accepted"
+[ "$(wc -l <"$TMP/busy.out")" = 1 ] && grep -q "host is busy now: a wake-up round trip .* took [0-9]* us" "$TMP/busy.out" ||
+	{ cat "$TMP/busy.out"; fail "a busy host: not refused in one line naming the round trip"; }
+[ ! -e "$TMP/busy.fio" ] && [ -z "$(ls "$TMP" | grep txncalib)" ] || fail "a busy host: a profile or directory left"
+ok "$(cat "$TMP/busy.out")"
 for db in postgres mariadb; do
 	rows=$([ $db = mariadb ] && echo 100000 || echo 2000)
 	"$REPO/tools/txncalib" --db $db --dir "$TMP" --seconds 3 --scale 1 --rows $rows --working-set 0 \
-		--commit-rounds 1 --commit-seconds 3 $([ $db = postgres ] && echo --groups 2) --out "$TMP/$db.fio" >"$TMP/$db.out" 2>&1 ||
+		--commit-rounds 1 --commit-seconds 3 --max-wakeup-us 1e6 $([ $db = postgres ] && echo --groups 2) --out "$TMP/$db.fio" >"$TMP/$db.out" 2>&1 ||
 		{ cat "$TMP/$db.out"; fail "$db: txncalib failed"; }
 	grep "^txncalib: the txn engine" "$TMP/$db.out"
 	if [ $db = postgres ]; then
