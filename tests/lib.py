@@ -134,31 +134,14 @@ def rusage_csw(*cmd):
 def pingpong(rounds="3", n="2000"):
     """pingpong [ROUNDS [N]]: how long a wake-up takes on this machine now: the
     median over ROUNDS of N one-byte round trips between two processes over
-    pipes (two wake-ups each), in microseconds. A busy VM host makes it several
-    times longer, and every timing test's wake-ups with it."""
-    rounds, n = int(rounds), int(n)
-    times = []
-    for _ in range(rounds):
-        a_r, a_w = os.pipe()
-        b_r, b_w = os.pipe()
-        pid = os.fork()
-        if pid == 0:            # the echo: ends when the parent's end closes (it died too)
-            os.close(a_w)
-            os.close(b_r)
-            while os.read(a_r, 1):
-                os.write(b_w, b"x")
-            os._exit(0)
-        os.close(a_r)
-        os.close(b_w)
-        t = time.perf_counter()
-        for _ in range(n):
-            os.write(a_w, b"x")
-            os.read(b_r, 1)
-        times.append((time.perf_counter() - t) / n * 1e6)
-        os.close(a_w)
-        os.close(b_r)
-        os.waitpid(pid, 0)
-    print("%.0f" % sorted(times)[len(times) // 2])
+    pipes, in microseconds (tools/dbtrace.d/wakeup.py, tools/txncalib's too). A
+    busy VM host makes it several times longer, and every timing test's
+    wake-ups with it."""
+    d = os.path.join(REPO, "tools", "dbtrace.d")
+    if d not in sys.path:
+        sys.path.insert(0, d)
+    from wakeup import wakeup_us
+    print("%.0f" % wakeup_us(int(rounds), int(n)))
 
 
 # ------------------------------------------------------------------ Ceph
