@@ -1,6 +1,7 @@
 """wakeup.py - how busy the host is, as a wake-up costs: tools/txncalib refuses
 to calibrate over its --max-wakeup-us, tests/lib.sh's timing tests skip."""
 import os
+import re
 import time
 
 
@@ -39,8 +40,9 @@ HALT_POLL = "/sys/module/haltpoll/parameters/guest_halt_poll_ns"
 def idle_poll():
     """How this VM's idle vCPUs wait, in words: with cpuidle-haltpoll, an idle
     vCPU first polls for up to guest_halt_poll_ns, then halts, and waking a
-    halted vCPU takes the host's scheduler (50-150 us here while the host is
-    busy, 6-9 idle; polled, 8-16 busy). Which one ran changes every wake-up."""
+    halted vCPU takes the host's scheduler (48-173 us here while the host was
+    busy, 6-9 idle; polled, 8-16 busy). Which one ran changes every wake-up.
+    recorded_idle_poll reads it back from a text that quotes it."""
     try:
         with open(HALT_POLL) as f:
             ns = int(f.read())
@@ -48,3 +50,10 @@ def idle_poll():
         return "no cpuidle-haltpoll"
     return "guest_halt_poll_ns=%d (%s)" % (ns, "idle vCPUs halt at once" if ns == 0 else
                                            "idle vCPUs poll up to %g us before halting" % (ns / 1e3))
+
+
+def recorded_idle_poll(text):
+    """The idle_poll() setting a text quotes at the start of a "; " comment
+    line (a txn profile's header: tools/txncalib), or None."""
+    m = re.search(r"^; (guest_halt_poll_ns=\d+|no cpuidle-haltpoll)", text, re.M)
+    return m.group(1) if m else None
