@@ -14,7 +14,10 @@
  * sure of. Its cookie names the holder (store_holder_self); a holder of this
  * host that is gone is broken at once, one of another host is only named
  * (`rbd lock rm` when it is known dead). An image we create has the layering
- * feature only (no exclusive-lock or object-map round trips).
+ * feature only (no exclusive-lock or object-map round trips). An image it
+ * did not create is adopted only with dbfio's table at its start, or when
+ * librbd lists no allocated extent in it (never written): anything else is
+ * somebody's data, refused untouched.
  *
  * open(O_CREAT) reserves an extent of size_hint bytes, rounded up to 4 MiB;
  * without a hint, 64 MiB, or the largest extent left when that does not fit.
@@ -87,6 +90,41 @@ static int tab_all_zero(const char *p, size_t len)
 	return !p[0] && !memcmp(p, p + 1, len - 1);
 }
 
+/* rbd_diff_iterate2 callback: the first allocated extent ends the walk. */
+static int tab_first_extent(uint64_t off, size_t len, int exists, void *arg)
+{
+	(void)len;
+	if (!exists)
+		return 0;
+	*(uint64_t *)arg = off;
+	return -EEXIST;
+}
+
+/*
+ * An image without dbfio's table is adopted only when it was never written:
+ * a zero first MiB says nothing of the rest (a disk whose label was wiped).
+ * librbd's allocated extents (the parent's included) say it.
+ */
+static int tab_never_written(struct rbds_image *im, char *err, size_t errlen)
+{
+	uint64_t at = 0;
+	int ret;
+
+	ret = rbd_diff_iterate2(im->img, NULL, 0, im->img_size, 1, 0, tab_first_extent, &at);
+	if (ret == -EEXIST) {
+		snprintf(err, errlen, "rbd: image '%s/%s' is not a dbfio store and holds data "
+			 "(an allocated extent at byte %llu; rbd diff %s/%s): refusing to "
+			 "overwrite it", im->pool, im->name, (unsigned long long)at,
+			 im->pool, im->name);
+		return -EEXIST;
+	}
+	if (ret < 0)
+		snprintf(err, errlen, "rbd: rbd_diff_iterate2(%s/%s) failed: %s (cannot tell "
+			 "whether the image was ever written: not adopted)", im->pool,
+			 im->name, strerror(-ret));
+	return ret < 0 ? ret : 0;
+}
+
 static int tab_load(struct rbds_image *im, int created, char *err, size_t errlen)
 {
 	const struct rbds_hdr *h = im->hdr;
@@ -114,6 +152,11 @@ static int tab_load(struct rbds_image *im, int created, char *err, size_t errlen
 		snprintf(err, errlen, "rbd: image '%s/%s' holds data that is not a dbfio "
 			 "store (refusing to overwrite)", im->pool, im->name);
 		return -EEXIST;
+	}
+	if (!created) {
+		ret = tab_never_written(im, err, errlen);
+		if (ret)
+			return ret;
 	}
 	tab_format(im);
 	ret = tab_write(im, 0, sizeof(struct rbds_hdr), TAB_FLUSH);
