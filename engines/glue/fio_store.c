@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "fio.h"
 #include "fio_time.h"
@@ -94,6 +95,54 @@ static const char *typed_value(struct thread_data *td, const char *name)
 	return v;
 }
 
+/* Does s, case aside, equal one of the words of list (NULL-terminated)? */
+static int one_of(const char *s, size_t n, const char *const *list)
+{
+	for (; *list; list++)
+		if (strlen(*list) == n && !strncasecmp(s, *list, n))
+			return 1;
+	return 0;
+}
+
+/*
+ * What fio 3.33's parser takes from a number: strtoll's digits, then a unit
+ * found by a prefix match (parse.c: get_mult_time takes "12uss" as 12 us and
+ * "5sec" as 5 us; __get_mult_bytes takes "1m2" as 1M and "5x" as 5), so a
+ * typo is silently another number. Here the whole value must be a whole
+ * number and, at most, one of the units fio really means; fio's arithmetic
+ * "(...)" is left to fio. NULL: fine; else what was expected.
+ */
+static const char *bad_number(const struct fio_option *o, const char *v)
+{
+	static const char *const sizes[] = { "b", "k", "kb", "kib", "m", "mb", "mib", "g", "gb",
+		"gib", "t", "tb", "tib", "p", "pb", "pib", NULL };
+	static const char *const times[] = { "us", "usec", "ms", "msec", "s", "m", "h", "d", NULL };
+	int time = o->type == FIO_OPT_STR_VAL_TIME, hex = 0;
+	const char *p = v, *u;
+	size_t n;
+
+	if (*p == '(')
+		return NULL;
+	if (o->type == FIO_OPT_BOOL)
+		return p[0] && (p[0] == '0' || p[0] == '1') && !p[1] ? NULL : "0 or 1";
+	if (!time && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && isxdigit((unsigned char)p[2])) {
+		hex = 1;
+		p += 2;
+	}
+	for (u = p; hex ? isxdigit((unsigned char)*u) : isdigit((unsigned char)*u); u++)
+		;
+	n = strlen(u);
+	while (n && isspace((unsigned char)u[n - 1]))
+		n--;
+	if (u > p && (!n || (!hex && one_of(u, n, time ? times : sizes))))
+		return NULL;
+	if (time)
+		return o->is_seconds ? "a whole number and a unit: us, ms, s, m, h or d (none: seconds)" :
+				       "a whole number and a unit: us, ms, s, m, h or d (none: microseconds)";
+	return o->type == FIO_OPT_INT ? "a whole number (a suffix k, m, g... multiplies it)" :
+					"a whole number of bytes, with a suffix k, m, g, t or p if any";
+}
+
 int fio_engine_check_opts(struct thread_data *td, const char *engine)
 {
 	const struct fio_option *o;
@@ -101,6 +150,7 @@ int fio_engine_check_opts(struct thread_data *td, const char *engine)
 	for (o = td->io_ops->options; o && o->name; o++) {
 		const char *typed = typed_value(td, o->name);
 		unsigned long long max = o->maxval ? o->maxval : UINT_MAX;
+		const char *want;
 		unsigned int v;
 
 		if (o->type == FIO_OPT_INT || o->type == FIO_OPT_BOOL) {
@@ -123,7 +173,27 @@ int fio_engine_check_opts(struct thread_data *td, const char *engine)
 				"the default)\n", engine, o->name, typed);
 			return 1;
 		}
+		if (typed && (want = bad_number(o, typed))) {
+			log_err("%s: %s=%s: expected %s (fio's parser would take another "
+				"number from it)\n", engine, o->name, typed, want);
+			return 1;
+		}
 	}
+	return 0;
+}
+
+/* fio's directory=a:b spreads a job's files over several directories. */
+static int check_directory(struct thread_data *td, const char *engine)
+{
+	const char *d = td->o.directory, *p;
+
+	for (p = d ? strchr(d, ':') : NULL; p; p = strchr(p + 1, ':'))
+		if (p == d || p[-1] != '\\') {
+			log_err("%s: directory=%s: this engine takes one directory "
+				"(fio's ':' separates several)\n", engine, d);
+			td_verror(td, EINVAL, "directory");
+			return 1;
+		}
 	return 0;
 }
 
@@ -131,7 +201,7 @@ int fio_store_setup(struct thread_data *td, const char *engine,
 		    const struct store_opts *o)
 {
 	if (fio_store_check_version(engine) || fio_store_check_modes(td, engine) ||
-	    fio_engine_check_opts(td, engine))
+	    fio_engine_check_opts(td, engine) || check_directory(td, engine))
 		return 1;
 	/* librados, librbd and libcephfs do not survive fork(): run as threads */
 	td->o.use_thread = 1;
@@ -181,6 +251,7 @@ int fio_store_connect(struct thread_data *td, const char *engine,
 	cfg.queue_depth = td->o.iodepth > 64 ? td->o.iodepth : 64;
 	cfg.direct = td->o.odirect;
 	cfg.timing = timing || o->lat_table || (o->lat_json && *o->lat_json);
+	cfg.job = td->o.name;
 
 	ret = store_init(sp, &cfg, err, sizeof(err));
 	if (ret) {

@@ -112,14 +112,16 @@ int fio_store_check_version(const char *engine);
  * compares them as signed ints: with no minimum, -1 or 2^31 is stored
  * wrapped) and a negative number typed for any numeric option (fio splits
  * "-3" at its '-' as a range: it refuses "-3" with an error line, then takes
- * "3" without storing it, and the default stays). 0, or 1
- * after one log_err line naming the option and the value as typed.
+ * "3" without storing it, and the default stays), and a number followed by
+ * anything but the units fio means ("5x", "1m2", "12uss", "5sec": fio takes
+ * 5, 1M, 12 us and 5 us). 0, or 1 after one log_err line naming the option,
+ * the value as typed and what is expected.
  */
 int fio_engine_check_opts(struct thread_data *td, const char *engine);
 
 /*
  * Setup-time checks in fio's main process: the fio version, the options
- * (fio_engine_check_opts), and forces thread=1 (librados, librbd and
+ * (fio_engine_check_opts), one directory= (not fio's "a:b"), and forces thread=1 (librados, librbd and
  * libcephfs do not survive fork). Returns 0 or 1 after one log_err line.
  */
 int fio_store_setup(struct thread_data *td, const char *engine,
