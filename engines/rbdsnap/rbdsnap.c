@@ -53,6 +53,7 @@ struct rbdsnap_data {
 	char what[256];		/* pool/image, for messages */
 	char cache[8], policy[32];
 	int stale_found, stale_removed;
+	int snaps_ok;		/* creates that succeeded, as drained */
 	struct rs_sched sched;
 	struct rs_report rep;
 	struct rs_event evbuf[64];
@@ -256,6 +257,25 @@ static int rbdsnap_iter_events(struct thread_data *td, unsigned int *events,
 	return this_events;
 }
 
+/*
+ * A create that failed for want of permission (the client's caps, a
+ * read-only pool) before any succeeded: every later one will fail too, and
+ * a run without snapshots measures nothing it was asked to. The job fails
+ * with that error (its line came from the snapshot thread); other errors
+ * fail it at the end, if no create ever succeeded (rbdsnap_finish).
+ */
+static void rbdsnap_create_done(struct thread_data *td, struct rbdsnap_data *sd, int ret)
+{
+	if (ret >= 0) {
+		sd->snaps_ok++;
+		return;
+	}
+	if (sd->snaps_ok || (ret != -EPERM && ret != -EACCES && ret != -EROFS))
+		return;
+	td_verror(td, -ret, "rbd_snap_create");
+	td->done = 1;
+}
+
 /* Job thread: helper events become fio sync latencies and report entries. */
 static void rbdsnap_drain(struct thread_data *td, struct rbdsnap_data *sd)
 {
@@ -267,6 +287,8 @@ static void rbdsnap_drain(struct thread_data *td, struct rbdsnap_data *sd)
 
 			if ((e->type == RS_EV_CREATE || e->type == RS_EV_REMOVE) && e->ret >= 0)
 				add_sync_clat_sample(&td->ts, e->lat_ns);
+			if (e->type == RS_EV_CREATE)
+				rbdsnap_create_done(td, sd, e->ret);
 			rs_report_event(&sd->rep, e);
 		}
 }
@@ -517,6 +539,11 @@ static void rbdsnap_finish(struct thread_data *td, struct rbdsnap_data *sd)
 			td->o.name, o->snap_after / 1000000);
 	m.dropped = sd->sched.dropped;
 	m.created = sd->sched.created;
+	m.create_failed = sd->sched.create_failed;
+	m.create_err = sd->sched.create_err;
+	/* no snapshot, though the schedule asked: the job failed, whatever the error */
+	if (sd->sched.cfg.snapshots && !m.created && m.create_failed)
+		td_verror(td, -m.create_err, "rbd_snap_create");
 	rs_report_print(stderr, &sd->rep, &m);
 	if (o->snap_json) {
 		/* as every dbfio sidecar: the name as given, .N for each job of numjobs>1 */

@@ -96,6 +96,8 @@ struct rs_sched {
 	char (*own)[RS_NAME_MAX];
 	int nown, own_cap;
 	int created, removed;
+	int create_failed;	/* creates that failed, and the first one's -errno */
+	int create_err;
 
 	struct rs_event ring[RS_RING];
 	unsigned int head, tail, dropped;
@@ -196,6 +198,8 @@ struct rs_meta {
 	int stale_found, stale_removed;
 	unsigned int dropped;
 	int created;		/* snapshots this run took */
+	int create_failed;	/* creates that failed (the first: create_err) */
+	int create_err;
 };
 
 struct rbdsnap_options {

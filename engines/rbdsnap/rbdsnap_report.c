@@ -373,7 +373,8 @@ void rs_report_print(FILE *out, const struct rs_report *r, const struct rs_meta 
 	char b[2][16];
 	size_t i, j;
 
-	if (c->snapshots && !m->created)	/* every I/O is in baseline */
+	/* every I/O is in baseline; a create that failed said why (rbdsnap_sched.c) */
+	if (c->snapshots && !m->created && !m->create_failed)
 		fprintf(out, "rbdsnap: %s: no snapshot was taken: the job ended after %llu I/Os "
 			"and %.1f s, before the schedule's first (snap_every=%ld, snap_interval=%gs, "
 			"snap_start_delay=%gs)\n", m->job, (unsigned long long)r->ios,
@@ -384,7 +385,10 @@ void rs_report_print(FILE *out, const struct rs_report *r, const struct rs_meta 
 		m->cache_policy ? " (" : "", m->cache_policy ? m->cache_policy : "",
 		m->cache_policy ? ")" : "", m->runid, fmt_ns(r->slow_ns, b[0], 16));
 	rs_print_phases(out, r);
-	if (c->snapshots && !m->created)
+	if (c->snapshots && !m->created && m->create_failed)
+		fprintf(out, "  no snapshot was taken: all %d create(s) failed, the first with: %s\n",
+			m->create_failed, strerror(-m->create_err));
+	else if (c->snapshots && !m->created)
 		fprintf(out, "  no snapshot was taken: the job ended before the schedule's first\n");
 	for (i = 0; i < r->nev; i++) {
 		const struct rs_event *e = &r->ev[i];
@@ -563,6 +567,7 @@ static void rs_json_meta(struct json_out *j, const struct rs_report *r, const st
 static void rs_json_totals(struct json_out *j, const struct rs_report *r, const struct rs_meta *m)
 {
 	json_kint(j, "snapshots_taken", m->created);
+	json_kint(j, "snapshot_creates_failed", m->create_failed);
 	json_kreal(j, "seconds", r->end_ns > r->t0_ns ? (r->end_ns - r->t0_ns) / 1e9 : 0.0, 3);
 	/* add to a time of fio's logs to get this file's time (0: no I/O) */
 	json_kreal(j, "fio_epoch_s", r->fio_epoch_ns > r->t0_ns ? (r->fio_epoch_ns - r->t0_ns) / 1e9 : 0.0, 6);

@@ -205,6 +205,8 @@ static void rs_op(struct rs_sched *s, int type, const char *name)
 	if (r < 0)
 		fprintf(stderr, "rbdsnap: rbd_snap_%s(%s) failed: %s\n",
 			type == RS_EV_CREATE ? "create" : "remove", name, strerror(-r));
+	if (type == RS_EV_CREATE && r < 0 && !s->create_failed++)
+		s->create_err = r;
 	if (type == RS_EV_CREATE && r >= 0) {
 		if (s->nown == s->own_cap) {
 			int cap = s->own_cap ? 2 * s->own_cap : 8;
