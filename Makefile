@@ -22,6 +22,7 @@
 # two are never mixed in one translation unit).
 
 B := build
+comma := ,
 # configure always writes build/config.{mk,h}; B=DIR puts objects and
 # engines elsewhere (e.g. make B=build/asan SANITIZE=1: a sanitized copy).
 CB := build
@@ -117,7 +118,7 @@ HEADERS := $(wildcard engines/*/*.h)
 
 .PHONY: all check mutants demo results bench fidelity install clean distclean deps configure setup
 
-all: $(ENGINE_SO) $(TOOLS) $(UNIT_TESTS)
+all: $(LIBDBFIO) $(ENGINE_SO) $(TOOLS) $(UNIT_TESTS)
 
 # the store layer: dbfio's config.h, never fio's headers
 $(B)/obj/store/%.o: engines/store/%.c $(HEADERS) $(CB)/config.h
@@ -129,11 +130,21 @@ $(B)/obj/eng/%.o: engines/%.c $(HEADERS) $(CB)/config.mk
 	@mkdir -p $(dir $@)
 	$(QUIET_CC)$(CC) $(BASE_CFLAGS) $(FIO_CFLAGS) -Iengines $(CFLAGS) -c -o $@ $<
 
-ENGINE_COMMON := $(B)/obj/eng/glue/fio_store.o $(STORE_OBJ)
+# The store layer is one shared library, libdbfio.so, beside the engines:
+# loaded once per process (its soname is matched before any path), so every
+# engine of one fio shares one registry of directory locks, ownership claims
+# and Ceph clients. Engines find it through their $$ORIGIN rpath.
+LIBDBFIO := $(B)/libdbfio.so
+$(LIBDBFIO): $(STORE_OBJ)
+	$(QUIET_LINK)$(CC) $(CFLAGS) -shared -Wl,-soname,libdbfio.so -Wl,-z,nodelete \
+		$(if $(filter 1,$(SANITIZE)),-fsanitize=address$(comma)undefined) -o $@ $^ $(STORE_LIBS)
+
+ENGINE_COMMON := $(B)/obj/eng/glue/fio_store.o $(LIBDBFIO)
 
 .SECONDEXPANSION:
 $(B)/%.so: $$(call engine_obj,$$*) $(ENGINE_COMMON) engines/glue/export.map
-	$(QUIET_LINK)$(CC) $(CFLAGS) $(LDFLAGS_SO) -o $@ $(filter %.o,$^) $($*_LIBS) $(STORE_LIBS)
+	$(QUIET_LINK)$(CC) $(CFLAGS) $(LDFLAGS_SO) -o $@ $(filter %.o,$^) \
+		-L$(B) -ldbfio -Wl,-rpath,'$$ORIGIN' $($*_LIBS) $(STORE_LIBS)
 
 $(B)/tests/%: tests/unit/%.c tests/unit/check.h $(STORE_OBJ) $(HEADERS)
 	@mkdir -p $(dir $@)
@@ -175,7 +186,7 @@ fidelity: setup
 
 install: all
 	install -d $(DESTDIR)$(LIBDIR)/fio
-	install -m 0755 $(ENGINE_SO) $(DESTDIR)$(LIBDIR)/fio/
+	install -m 0755 $(LIBDBFIO) $(ENGINE_SO) $(DESTDIR)$(LIBDIR)/fio/
 
 # every engine, also those a configuration without a library left out
 clean:

@@ -175,7 +175,7 @@ struct pg_files {
 	const struct pg_geom *g;
 	struct store_file **files;	/* per segment, opened on first use */
 	struct owner own;		/* the relations are dbfio's (owner.h) */
-	char err[256];
+	char err[768];
 };
 
 /* Claim the relations (refusing files dbfio did not create). */

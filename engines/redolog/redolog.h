@@ -72,7 +72,7 @@ struct rl_log {
 	struct rl_stats st;
 	struct owner own;	/* the names this log may create (owner.h) */
 	struct rl_live *live;	/* this log in the process's list (redolog_live.c) */
-	char err[256];		/* last error: "<call>(<file>) failed: ..." */
+	char err[768];		/* last error: "<call>(<file>) failed: ..." */
 	int failed;		/* -errno of the first failed write/flush: log unusable */
 	char failed_why[200];
 };

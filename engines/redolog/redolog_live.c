@@ -7,8 +7,8 @@
  * second log to open is refused here, in one line naming both jobs. Jobs
  * run one after the other (stonewall) do not collide: a log leaves the list
  * when it closes. numjobs>1 clones never collide (each gets a jobN- prefix).
- * Each engine .so has its own list: a txn database and a redolog job in one
- * fio are not checked against each other.
+ * Each engine .so has its own list; across engines (a txn database and a
+ * redolog job in one fio) the ownership claims refuse the second (owner.h).
  */
 #include <errno.h>
 #include <limits.h>
@@ -29,18 +29,6 @@ struct rl_live {
 static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct rl_live *live;
 
-/* Where the files are: the real path of a local directory, else backend + location. */
-static void rl_where(const struct rl_log *l, char *buf, size_t len)
-{
-	char loc[PATH_MAX], real[PATH_MAX];
-
-	store_location(l->s, loc, sizeof(loc));
-	if ((store_caps(l->s) & STORE_CAP_LOCAL_DIR) && realpath(loc, real))
-		snprintf(buf, len, "%s", real);
-	else
-		snprintf(buf, len, "%s:%s", store_backend_name(l->s->cfg.backend), loc);
-}
-
 int rl_live_enter(struct rl_log *l)
 {
 	const struct rl_geo *g = &l->c.g;
@@ -49,7 +37,7 @@ int rl_live_enter(struct rl_log *l)
 	n = calloc(1, sizeof(*n));
 	if (!n)
 		return rl_fail(l, -ENOMEM, "calloc", "log list");
-	rl_where(l, n->where, sizeof(n->where));
+	store_where(l->s, n->where, sizeof(n->where));
 	rl_file_name(g, g->flavor == RL_POSTGRES ? 1 : 0, n->file0, sizeof(n->file0));
 	rl_meta_name(g->flavor, g->prefix, n->meta, sizeof(n->meta));
 	snprintf(n->job, sizeof(n->job), "%s", l->c.job ? l->c.job : l->engine);

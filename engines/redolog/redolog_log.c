@@ -371,11 +371,16 @@ int rl_log_open(struct rl_log *l, struct store *s, const struct rl_cfg *c,
 	l->s = s;
 	l->engine = engine;
 	l->side_fd = -1;
+	if (strchr(c->g.prefix, '/')) {	/* never a name outside the store's directory */
+		snprintf(l->err, sizeof(l->err), "log_prefix=%s: a prefix of file names in the "
+			 "store, not a path: it may not contain '/'", c->g.prefix);
+		return -EINVAL;
+	}
 	if ((ret = rl_live_enter(l)))
 		return ret;
-	if (owner_init(&l->own, s)) {
+	if ((ret = owner_init(&l->own, s))) {
 		snprintf(l->err, sizeof(l->err), "%s", l->own.err);
-		return -EIO;
+		return ret;
 	}
 	l->nslots = c->g.nfiles;
 	l->cap = rl_capacity(&c->g, c->wa);
@@ -607,11 +612,24 @@ static int rl_file(struct rl_log *l, uint64_t no, struct store_file **fp)
 	ret = store_rename(l->s, from, to);
 	if (ret)
 		return rl_fail(l, ret, "rename", from);
+	/* the old name is gone: its claim leaves the marker (owner.h keeps it small) */
+	if ((ret = owner_drop(&l->own, from))) {
+		snprintf(l->err, sizeof(l->err), "%s", l->own.err);
+		return ret;
+	}
 	ret = store_open(l->s, to, O_RDWR | l->c.open_flags, 0644, l->c.g.file_size, &l->fh[slot]);
 	if (ret)
 		return rl_fail(l, ret, "open", to);
 	if (l->c.g.redo8030 && (ret = rl_redo_activate(l, no, l->fh[slot], to)))
 		return ret;
+	/*
+	 * PostgreSQL installs a recycled segment with durable_rename(): the
+	 * rename reaches the disk (the directory is fsynced) before the segment
+	 * is written, so a crash never finds its records under the old name.
+	 */
+	if (!l->c.g.redo8030 && (store_caps(l->s) & STORE_CAP_DIRSYNC) &&
+	    (ret = store_dirsync(l->s, ".")))
+		return rl_fail(l, ret, "dirsync", ".");
 	if (l->trace)
 		fprintf(l->trace, "R %s %s\n", from, to);
 	l->fh_no[slot] = no;

@@ -65,47 +65,14 @@ struct ceph_conn {
 };
 
 /*
- * The registry. Every engine .so has its own copy of this file: the first
- * one loaded publishes its registry in the environment, the others adopt it
- * (same layout: magic, version and size must match; else each keeps its
- * own). The constructor runs under the dynamic loader's lock, so two copies
- * never publish at once; the pid makes a child's inherited value void.
+ * The registry: one per process, as libdbfio.so (this file's library) is
+ * loaded once however many engines a fio loads.
  */
-#define REG_ENV		"DBFIO_CEPH_CONN"
-#define REG_MAGIC	0x64626663u
-#define REG_VERSION	2
-
-struct ceph_reg {
-	unsigned int magic, version, size;
+static struct ceph_reg {
 	pthread_mutex_t lock;
 	struct ceph_conn *conns;
-};
-
-static struct ceph_reg reg_own = {
-	.magic = REG_MAGIC, .version = REG_VERSION,
-	.size = sizeof(struct ceph_reg) + sizeof(struct ceph_conn),
-	.lock = PTHREAD_MUTEX_INITIALIZER,
-};
-static struct ceph_reg *reg = &reg_own;
-
-__attribute__((constructor)) static void ceph_reg_adopt(void)
-{
-	const char *v = getenv(REG_ENV);
-	struct ceph_reg *r;
-	char buf[64];
-	void *p;
-	long pid;
-
-	if (v && sscanf(v, "%ld:%p", &pid, &p) == 2 && pid == (long)getpid()) {
-		r = p;
-		if (r->magic == REG_MAGIC && r->version == REG_VERSION &&
-		    r->size == reg_own.size)
-			reg = r;
-		return;
-	}
-	snprintf(buf, sizeof(buf), "%ld:%p", (long)getpid(), (void *)&reg_own);
-	setenv(REG_ENV, buf, 1);
-}
+} reg_own = { .lock = PTHREAD_MUTEX_INITIALIZER };
+static struct ceph_reg *const reg = &reg_own;
 
 int ceph_conn_fail(const struct ceph_conn *c, const char *who, const char *call,
 		   const char *arg, int ret, char *err, size_t errlen)

@@ -6,12 +6,9 @@
  *
  * - One registry of shared clients per process: a librados client per
  *   (cluster name, ceph.conf, client id, connect bound), a libcephfs mount
- *   (of "/") per the same; refcounted, thread-safe. Every engine .so carries
- *   its own copy of this file, so the first copy loaded into a process
- *   publishes its registry (DBFIO_CEPH_CONN=<pid>:<address>, set from the
- *   .so constructor, which runs under the dynamic loader's lock) and later
- *   copies adopt it: storeio, redolog and rbdsnap jobs in one fio share one
- *   client session with the monitor.
+ *   (of "/") per the same; refcounted, thread-safe. This file lives in
+ *   libdbfio.so, which a process loads once: storeio, redolog and rbdsnap
+ *   jobs in one fio share one client session with the monitor.
  * - One timeout policy (ceph_conn.c, ceph_policy[]; docs/failure-behaviour.md
  *   says which values and why): connecting and monitor calls are bounded by
  *   CEPH_CONN_TIMEOUT_S; OSD ops are never timed out (unless the caller asks

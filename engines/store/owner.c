@@ -22,8 +22,16 @@
 #define OWNER_HEADER	"dbfio owner marker 1: the names below were created by dbfio's engines\n"
 #define OWNER_MAX	(64u << 20)
 
+/* compact the marker once this many dropped names (and as many as it claims) are in it */
+#define OWNER_COMPACT_AT	64u
+#define OWNER_TMP		OWNER_MARKER ".new"
+/* a marker with more claims than this is compacted when a run starts */
+#define OWNER_BIG		4096u
+
 /* jobs of one fio process (threads) may share a directory and its marker */
 static pthread_mutex_t owner_lock = PTHREAD_MUTEX_INITIALIZER;
+/* every owner alive in this process (owner.h: jobs of one process); under owner_lock */
+static struct owner *owners;
 
 static int owner_fail(struct owner *o, int ret, const char *call, const char *name)
 {
@@ -55,6 +63,16 @@ static void free_list(char **v, unsigned int n)
 		free(v[n]);
 	free(v);
 }
+
+static int in_list(char *const *v, unsigned int n, const char *line)
+{
+	while (n--)
+		if (!strcmp(v[n], line))
+			return 1;
+	return 0;
+}
+
+static int compact(struct owner *o);
 
 /*
  * The marker's calls go to the backend directly: not counted as the
@@ -121,25 +139,42 @@ static int load(struct owner *o)
 
 int owner_init(struct owner *o, struct store *s)
 {
-	int ret;
+	int ret = 0;
 
 	memset(o, 0, sizeof(*o));
 	o->s = s;
 	o->off = !!(store_caps(s) & STORE_CAP_IMAGE);	/* dbfio's own container */
-	if (o->off)
-		return 0;
+	store_where(s, o->where, sizeof(o->where));
+	snprintf(o->job, sizeof(o->job), "%s", s->cfg.job ? s->cfg.job : "?");
 	pthread_mutex_lock(&owner_lock);
-	ret = load(o);
+	if (!o->off)
+		ret = load(o);
+	if (!ret && o->nclaims > OWNER_BIG)
+		ret = compact(o);
+	o->next = owners;
+	owners = o;
+	o->live = 1;
 	pthread_mutex_unlock(&owner_lock);
 	return ret;
 }
 
 void owner_exit(struct owner *o)
 {
+	struct owner **pp;
+
+	pthread_mutex_lock(&owner_lock);
+	for (pp = &owners; o->live && *pp; pp = &(*pp)->next)
+		if (*pp == o) {
+			*pp = o->next;
+			break;
+		}
+	o->live = 0;
+	pthread_mutex_unlock(&owner_lock);
 	free_list(o->claims, o->nclaims);
 	free_list(o->mine, o->nmine);
-	o->claims = o->mine = NULL;
-	o->nclaims = o->nmine = 0;
+	free_list(o->gone, o->ngone);
+	o->claims = o->mine = o->gone = NULL;
+	o->nclaims = o->nmine = o->ngone = 0;
 }
 
 static int line_matches(const char *line, const char *name)
@@ -151,16 +186,90 @@ static int line_matches(const char *line, const char *name)
 	return !strcmp(line, name);
 }
 
-int owner_claimed(const struct owner *o, const char *name)
+/* The stem a line names: "16384.*" -> "16384". */
+static void line_stem(const char *line, char *buf, size_t len)
+{
+	size_t n = strlen(line);
+
+	if (n >= 2 && !strcmp(line + n - 2, ".*"))
+		n -= 2;
+	snprintf(buf, len, "%.*s", (int)n, line);
+}
+
+/* Do two claim lines name a file in common? */
+static int lines_overlap(const char *a, const char *b)
+{
+	char sa[512], sb[512];
+
+	line_stem(a, sa, sizeof(sa));
+	line_stem(b, sb, sizeof(sb));
+	return !strcmp(a, b) || line_matches(a, sb) || line_matches(b, sa);
+}
+
+/* Another job of this process that uses line in o's store, or NULL. Caller holds owner_lock. */
+static const struct owner *user_of(const struct owner *o, const char *line)
+{
+	const struct owner *e;
+	unsigned int i;
+
+	for (e = owners; e; e = e->next) {
+		if (e == o || !strcmp(e->job, o->job) || strcmp(e->where, o->where))
+			continue;
+		for (i = 0; i < e->nmine; i++)
+			if (lines_overlap(e->mine[i], line))
+				return e;
+	}
+	return NULL;
+}
+
+/* 1 when a live owner of this process relies on line. Caller holds owner_lock. */
+static int used(const char *line)
+{
+	const struct owner *e;
+
+	for (e = owners; e; e = e->next)
+		if (in_list(e->mine, e->nmine, line))
+			return 1;
+	return 0;
+}
+
+/* -EBUSY (o->err set) when another job of this process uses line. Caller holds owner_lock. */
+static int in_use(struct owner *o, const char *line)
+{
+	const struct owner *e = user_of(o, line);
+	char name[512];
+
+	if (!e)
+		return 0;
+	line_stem(line, name, sizeof(name));
+	snprintf(o->err, sizeof(o->err), "job %.60s: %.128s in %.300s is already used by job "
+		 "%.60s of this fio: two jobs writing one database's files overwrite each other; "
+		 "give each its own directory (or file names)", o->job, name, o->where, e->job);
+	return -EBUSY;
+}
+
+static int claimed_locked(const struct owner *o, const char *name)
 {
 	unsigned int i;
 
+	if (user_of(o, name))
+		return 0;
 	if (o->off)
 		return 1;
 	for (i = 0; i < o->nclaims; i++)
 		if (line_matches(o->claims[i], name))
 			return 1;
 	return 0;
+}
+
+int owner_claimed(const struct owner *o, const char *name)
+{
+	int ret;
+
+	pthread_mutex_lock(&owner_lock);
+	ret = claimed_locked(o, name);
+	pthread_mutex_unlock(&owner_lock);
+	return ret;
 }
 
 static int have_line(const struct owner *o, const char *line)
@@ -212,7 +321,9 @@ static int check(struct owner *o, const char *name)
 {
 	int ret;
 
-	if (owner_claimed(o, name))
+	if ((ret = in_use(o, name)))
+		return ret;
+	if (o->off || claimed_locked(o, name))
 		return 0;
 	ret = exists(o->s, name);
 	if (ret < 0)
@@ -221,7 +332,7 @@ static int check(struct owner *o, const char *name)
 		return 0;
 	/* another job of this process may have claimed it meanwhile */
 	ret = load(o);
-	if (ret || owner_claimed(o, name))
+	if (ret || claimed_locked(o, name))
 		return ret;
 	snprintf(o->err, sizeof(o->err), "%s exists and dbfio did not create it (it is not "
 		 "listed in %s): refusing to overwrite it; point the job at another directory",
@@ -235,9 +346,10 @@ static int claim_locked(struct owner *o, const char *line, const char *const *na
 	unsigned int i;
 	int ret = 0;
 
+	ret = in_use(o, line);
 	for (i = 0; !ret && i < n; i++)
 		ret = check(o, names[i]);
-	if (!ret && !have_line(o, line))
+	if (!ret && !o->off && !have_line(o, line))
 		ret = append(o, line, flags);
 	if (!ret)
 		ret = push(&o->mine, &o->nmine, &o->mine_cap, line, strlen(line));
@@ -248,8 +360,6 @@ int owner_check(struct owner *o, const char *name)
 {
 	int ret;
 
-	if (o->off)
-		return 0;
 	pthread_mutex_lock(&owner_lock);
 	ret = check(o, name);
 	pthread_mutex_unlock(&owner_lock);
@@ -261,8 +371,7 @@ int owner_claim_set(struct owner *o, const char *line, const char *const *names,
 {
 	int ret;
 
-	if (o->off)	/* rbd: nothing to check, but unlink=1 still removes it */
-		return push(&o->mine, &o->nmine, &o->mine_cap, line, strlen(line));
+	/* rbd (off): no marker, but another job's names are refused and unlink=1 removes it */
 	pthread_mutex_lock(&owner_lock);
 	ret = claim_locked(o, line, names, n, flags);
 	pthread_mutex_unlock(&owner_lock);
@@ -273,7 +382,7 @@ int owner_claim(struct owner *o, const char *name, unsigned int flags)
 {
 	char line[512];
 
-	if (o->off || (!(flags & OWNER_PREFIX) && owner_claimed(o, name)))
+	if (!(flags & OWNER_PREFIX) && owner_claimed(o, name))
 		return owner_claim_set(o, name, NULL, 0, flags);
 	snprintf(line, sizeof(line), "%s%s", name, flags & OWNER_PREFIX ? ".*" : "");
 	return owner_claim_set(o, line, &name, 1, flags);
@@ -294,25 +403,49 @@ int owner_sync(struct owner *o)
 	return ret ? owner_fail(o, ret, "fsync", OWNER_MARKER) : 0;
 }
 
-static int is_mine(const struct owner *o, const char *line)
+/*
+ * Write text as the marker: a new file renamed over it, so a crash leaves
+ * the old marker or the new one, never a mix; empty text removes it.
+ */
+static int write_marker(struct store *s, const char *text, size_t len)
 {
-	unsigned int i;
+	struct store_file *f;
+	ssize_t w;
+	int ret;
 
-	for (i = 0; i < o->nmine; i++)
-		if (!strcmp(o->mine[i], line))
-			return 1;
-	return 0;
+	if (!len) {
+		ret = s->ops->unlink(s, OWNER_MARKER);
+		return ret == -ENOENT ? 0 : ret;
+	}
+	s->ops->unlink(s, OWNER_TMP);	/* a crashed rewrite's; dbfio's name */
+	ret = m_open(s, OWNER_TMP, O_RDWR | O_CREAT | O_EXCL, &f);
+	if (ret)
+		return ret;
+	w = s->ops->pwritev(s, f, &(struct iovec){ (void *)text, len }, 1, 0);
+	ret = w < 0 ? (int)w : (size_t)w != len ? -EIO : 0;
+	if (!ret)
+		ret = s->ops->fsync(s, f, 0);
+	s->ops->close(s, f);
+	if (!ret)
+		ret = s->ops->rename(s, OWNER_TMP, OWNER_MARKER);
+	if (!ret && s->ops->dirsync)
+		ret = s->ops->dirsync(s, ".");
+	if (ret)
+		s->ops->unlink(s, OWNER_TMP);
+	return ret;
 }
 
-/* Rewrite the marker with the claims that are not ours. Caller holds owner_lock. */
-static int rewrite(struct owner *o)
+/*
+ * Rewrite the marker from its current claims, less this owner's (release)
+ * or less the names it dropped that do not exist (compact). Caller holds
+ * owner_lock and has just loaded the marker.
+ */
+static int rewrite(struct owner *o, int release)
 {
-	struct store *s = o->s;
-	struct store_file *f;
 	size_t len = strlen(OWNER_HEADER), off;
 	unsigned int i, kept = 0;
+	const char *c;
 	char *text;
-	ssize_t w;
 	int ret;
 
 	for (i = 0; i < o->nclaims; i++)
@@ -322,29 +455,70 @@ static int rewrite(struct owner *o)
 		return -ENOMEM;
 	off = sprintf(text, "%s", OWNER_HEADER);
 	for (i = 0; i < o->nclaims; i++) {
-		if (is_mine(o, o->claims[i]))
+		c = o->claims[i];
+		if (release ? in_list(o->mine, o->nmine, c) :
+		    in_list(o->gone, o->ngone, c) && !used(c) && exists(o->s, c) == 0)
 			continue;
-		off += sprintf(text + off, "%s\n", o->claims[i]);
+		off += sprintf(text + off, "%s\n", c);
 		kept++;
 	}
-	if (!kept) {
-		free(text);
-		ret = s->ops->unlink(s, OWNER_MARKER);
-		return ret == -ENOENT ? 0 : ret;
-	}
-	ret = m_open(s, OWNER_MARKER, O_RDWR, &f);
-	if (ret) {
-		free(text);
-		return ret;
-	}
-	w = s->ops->pwritev(s, f, &(struct iovec){ text, off }, 1, 0);
-	ret = w < 0 ? (int)w : (size_t)w != off ? -EIO : 0;
-	if (!ret)
-		ret = s->ops->truncate(s, f, off);
-	if (!ret)
-		ret = s->ops->fsync(s, f, 0);
-	s->ops->close(s, f);
+	ret = write_marker(o->s, text, kept ? off : 0);
 	free(text);
+	return ret;
+}
+
+/*
+ * Drop the claims of names that no longer exist from a marker that grew
+ * large (an earlier version's runs appended every recycled WAL segment's
+ * name and never removed one). Caller holds owner_lock.
+ */
+static int compact(struct owner *o)
+{
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < o->nclaims; i++)
+		if (!strchr(o->claims[i], '*') && exists(o->s, o->claims[i]) == 0)
+			ret = push(&o->gone, &o->ngone, &o->gone_cap, o->claims[i],
+				   strlen(o->claims[i]));
+	if (!ret && o->ngone && (ret = rewrite(o, 0)))
+		owner_fail(o, ret, "compact", OWNER_MARKER);
+	free_list(o->gone, o->ngone);
+	o->gone = NULL;
+	o->ngone = o->gone_cap = 0;
+	return ret ? ret : load(o);
+}
+
+static void unlist(char **v, unsigned int *n, const char *line)
+{
+	unsigned int i;
+
+	for (i = 0; i < *n; i++)
+		if (!strcmp(v[i], line)) {
+			free(v[i]);
+			v[i--] = v[--*n];
+		}
+}
+
+int owner_drop(struct owner *o, const char *name)
+{
+	int ret = 0;
+
+	pthread_mutex_lock(&owner_lock);
+	unlist(o->mine, &o->nmine, name);
+	if (!o->off && !in_list(o->gone, o->ngone, name))
+		ret = push(&o->gone, &o->ngone, &o->gone_cap, name, strlen(name));
+	if (!ret && o->ngone >= OWNER_COMPACT_AT && o->ngone >= o->nmine) {
+		ret = load(o);
+		if (!ret && (ret = rewrite(o, 0)))
+			owner_fail(o, ret, "compact", OWNER_MARKER);
+		free_list(o->gone, o->ngone);
+		o->gone = NULL;
+		o->ngone = o->gone_cap = 0;
+		if (!ret)
+			ret = load(o);
+	}
+	pthread_mutex_unlock(&owner_lock);
 	return ret;
 }
 
@@ -356,7 +530,7 @@ int owner_release(struct owner *o)
 		return 0;
 	pthread_mutex_lock(&owner_lock);
 	ret = load(o);
-	if (!ret && (ret = rewrite(o)))
+	if (!ret && (ret = rewrite(o, 1)))
 		owner_fail(o, ret, "rewrite", OWNER_MARKER);
 	pthread_mutex_unlock(&owner_lock);
 	return ret;

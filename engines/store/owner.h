@@ -15,6 +15,19 @@
  *
  * One struct owner per struct store (one thread); jobs of one fio process
  * sharing a directory serialise their marker updates on a process-wide lock.
+ *
+ * Jobs of one process: every owner alive in the process is known (libdbfio
+ * is loaded once, whichever engines a fio loads), so a name one job uses is
+ * refused to another job of the same fio while the first runs (-EBUSY, one
+ * line naming both jobs): a txn database and a redolog job, or pgpage and
+ * txn, on one directory would otherwise write the same files. The clones of
+ * one job (numjobs) share their job's name and so its files.
+ *
+ * The marker stays small: a name that is renamed away or removed while the
+ * job runs (a recycled WAL segment's old name) is dropped (owner_drop), and
+ * once enough are dropped the marker is rewritten without them, atomically
+ * (a new file renamed over it), so a long run neither grows it nor slows
+ * its look-ups.
  */
 #ifndef DBFIO_OWNER_H
 #define DBFIO_OWNER_H
@@ -31,12 +44,18 @@ enum owner_flags {
 
 struct owner {
 	struct store *s;
+	struct owner *next;		/* the process's live owners (owner.c) */
+	int live;			/* on that list */
+	char where[1024];		/* the store, resolved (store_where) */
+	char job[128];			/* the fio job (store_config.job) */
 	int off;			/* rbd: nothing to check */
 	char **claims;			/* the marker's lines, as last read, plus ours */
 	unsigned int nclaims, cap;
 	char **mine;			/* lines this owner added or relied on */
 	unsigned int nmine, mine_cap;
-	char err[256];			/* the last refusal or failure, one line */
+	char **gone;			/* dropped names still in the marker file */
+	unsigned int ngone, gone_cap;
+	char err[768];			/* the last refusal or failure, one line */
 };
 
 /* Read the marker (if any). Returns 0 or -errno (o->err says why). */
@@ -46,7 +65,10 @@ void owner_exit(struct owner *o);
 /* 1 when name is claimed (by the marker or by this owner). */
 int owner_claimed(const struct owner *o, const char *name);
 
-/* 0 when name is claimed or absent; -EEXIST (o->err set) when it is not dbfio's. */
+/*
+ * 0 when name is claimed or absent; -EEXIST (o->err set) when it is not
+ * dbfio's; -EBUSY when another job of this process uses it.
+ */
 int owner_check(struct owner *o, const char *name);
 
 /*
@@ -62,6 +84,12 @@ int owner_claim(struct owner *o, const char *name, unsigned int flags);
  */
 int owner_claim_set(struct owner *o, const char *line, const char *const *names,
 		    unsigned int n, unsigned int flags);
+
+/*
+ * name (claimed by this owner) no longer exists: renamed away or removed.
+ * It leaves this owner's claims; the marker is compacted when many have.
+ */
+int owner_drop(struct owner *o, const char *name);
 
 /* Make the claims made without OWNER_DURABLE durable: one fsync of the marker. */
 int owner_sync(struct owner *o);

@@ -5,6 +5,7 @@
  * list for store_reap().
  */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -155,6 +156,18 @@ const char *store_location(const struct store *s, char *buf, size_t len)
 		s->ops->location(s, buf, len);
 	else
 		snprintf(buf, len, "%s", s->cfg.root ? s->cfg.root : ".");
+	return buf;
+}
+
+const char *store_where(const struct store *s, char *buf, size_t len)
+{
+	char loc[PATH_MAX], real[PATH_MAX];
+
+	store_location(s, loc, sizeof(loc));
+	if ((store_caps(s) & STORE_CAP_LOCAL_DIR) && realpath(loc, real))
+		snprintf(buf, len, "%s", real);
+	else
+		snprintf(buf, len, "%s:%s", store_backend_name(s->cfg.backend), loc);
 	return buf;
 }
 

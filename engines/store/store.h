@@ -110,6 +110,8 @@ struct store_config {
 	unsigned int queue_depth;	/* uring/aio ring size; 0: 64 */
 	int direct;			/* O_DIRECT on posix/uring/aio opens */
 	int timing;			/* time every call into store->lat[] */
+	const char *job;		/* the fio job, for refusals naming two jobs
+					 * of one process (owner.h); NULL: "?" */
 };
 
 /*
@@ -261,6 +263,11 @@ unsigned int store_backend_caps(int backend);
  * root path otherwise. Returns buf.
  */
 const char *store_location(const struct store *s, char *buf, size_t len);
+/*
+ * The same as a key: a local directory's real path, else "<backend>:<where>"
+ * (two stores on one directory, however named, give one key). Returns buf.
+ */
+const char *store_where(const struct store *s, char *buf, size_t len);
 
 /*
  * size_hint: how large the file will grow (the rbd backend reserves that

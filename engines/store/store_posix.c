@@ -2,10 +2,13 @@
  * store_posix.c - the posix backend: synchronous syscalls on any mounted
  * filesystem (local, ceph-fuse, ext4 on rbd-fuse, GlusterFS). Paths are
  * resolved against an O_PATH descriptor of the root directory, so a job's
- * files can never land outside it by accident of the working directory.
+ * files can never land outside it by accident of the working directory, and
+ * beneath it through no symbolic link (beneath_open), so a link placed in
+ * the directory can never make dbfio write or remove a file elsewhere.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +16,8 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <linux/openat2.h>
+#include <sys/syscall.h>
 
 #include "store_posix.h"
 
@@ -100,11 +105,13 @@ static struct posix_lock *lock_take(int rootfd, const struct stat *dst, const ch
 	int fd, ret, borrowed = 0;
 
 	for (;;) {
-		fd = openat(rootfd, STORE_LOCK_NAME, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		/* O_NOFOLLOW: a link placed here must not make us truncate its target */
+		fd = openat(rootfd, STORE_LOCK_NAME, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
 		if (fd < 0) {
 			ret = -errno;
 			snprintf(err, errlen, "%s: open(%s/%s) failed: %s", who, root,
-				 STORE_LOCK_NAME, strerror(-ret));
+				 STORE_LOCK_NAME, ret == -ELOOP ? "it is a symbolic link, which "
+				 "dbfio does not follow (remove it)" : strerror(-ret));
 			goto fail;
 		}
 		ret = lock_fd(fd);
@@ -120,7 +127,7 @@ static struct posix_lock *lock_take(int rootfd, const struct stat *dst, const ch
 			goto fail_fd;
 		}
 		/* still the file of that name? (its last holder may have removed it) */
-		if (!fstat(fd, &a) && !fstatat(rootfd, STORE_LOCK_NAME, &b, 0) &&
+		if (!fstat(fd, &a) && !fstatat(rootfd, STORE_LOCK_NAME, &b, AT_SYMLINK_NOFOLLOW) &&
 		    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
 			break;
 		close(fd);
@@ -252,6 +259,64 @@ void posix_base_exit(struct posix_base *pb)
 	}
 }
 
+/*
+ * Open path beneath rootfd, through no symbolic link at any component
+ * (dangling or not) and never above the root: openat2(2) with
+ * RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS (ELOOP at a link, EXDEV at a '..'
+ * that leaves). Without openat2 (Linux < 5.6): '..' components are refused
+ * and the last component is opened with O_NOFOLLOW. -> fd or -errno.
+ */
+static int beneath_open(int rootfd, const char *path, int flags, mode_t mode)
+{
+	struct open_how how = {
+		.flags = (unsigned int)flags | O_CLOEXEC | O_NOFOLLOW,
+		.mode = flags & O_CREAT ? mode : 0,
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS,
+	};
+	const char *p;
+	long fd;
+
+	fd = syscall(SYS_openat2, rootfd, path, &how, sizeof(how));
+	if (fd >= 0)
+		return fd;
+	if (errno != ENOSYS)
+		return -errno;
+	for (p = path; p; p = strchr(p, '/') ? strchr(p, '/') + 1 : NULL)
+		if (!strncmp(p, "..", 2) && (!p[2] || p[2] == '/'))
+			return -EXDEV;
+	if (*path == '/')
+		return -EXDEV;
+	fd = openat(rootfd, path, flags | O_CLOEXEC | O_NOFOLLOW, mode);
+	return fd < 0 ? -errno : fd;
+}
+
+/*
+ * The directory path's last component lives in, opened beneath the root as
+ * beneath_open does (or rootfd itself for a plain name), and that last
+ * component: for the calls that act on a name (unlink, mkdir, rename).
+ */
+static int beneath_parent(int rootfd, const char *path, const char **last)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX];
+
+	*last = slash ? slash + 1 : path;
+	if (!**last || !strcmp(*last, "..") || !strcmp(*last, "."))
+		return -EINVAL;
+	if (!slash)
+		return rootfd;
+	if ((size_t)(slash - path) >= sizeof(dir))
+		return -ENAMETOOLONG;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	return beneath_open(rootfd, *dir ? dir : "/", O_PATH | O_DIRECTORY, 0);
+}
+
+static void parent_put(int rootfd, int dfd)
+{
+	if (dfd >= 0 && dfd != rootfd)
+		close(dfd);
+}
+
 int posix_open(struct store *s, const char *path, int flags, mode_t mode,
 	       uint64_t size_hint, struct store_file **fp)
 {
@@ -262,9 +327,9 @@ int posix_open(struct store *s, const char *path, int flags, mode_t mode,
 	if (s->cfg.direct && !(flags & STORE_O_BUFFERED))
 		flags |= O_DIRECT;
 	flags &= ~STORE_O_BUFFERED;
-	fd = openat(PB(s)->rootfd, path, flags | O_CLOEXEC, mode);
+	fd = beneath_open(PB(s)->rootfd, path, flags, mode);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	f = malloc(sizeof(*f));
 	if (!f) {
 		close(fd);
@@ -319,24 +384,40 @@ int posix_fsync(struct store *s, struct store_file *f, int datasync)
 	return fsync(f->fd) ? -errno : 0;
 }
 
+/* An *at call on path's last component in its parent, resolved beneath the root. */
+#define AT_PARENT(s, path, call)	({					\
+	const char *last_;							\
+	int dfd_ = beneath_parent(PB(s)->rootfd, (path), &last_), r_;		\
+	r_ = dfd_ < 0 ? dfd_ : (call) ? -errno : 0;				\
+	parent_put(PB(s)->rootfd, dfd_);					\
+	r_;									\
+})
+
 int posix_unlink(struct store *s, const char *path)
 {
-	return unlinkat(PB(s)->rootfd, path, 0) ? -errno : 0;
+	return AT_PARENT(s, path, unlinkat(dfd_, last_, 0));
 }
 
 int posix_mkdir(struct store *s, const char *path, mode_t mode)
 {
-	return mkdirat(PB(s)->rootfd, path, mode) ? -errno : 0;
+	return AT_PARENT(s, path, mkdirat(dfd_, last_, mode));
 }
 
 int posix_rmdir(struct store *s, const char *path)
 {
-	return unlinkat(PB(s)->rootfd, path, AT_REMOVEDIR) ? -errno : 0;
+	return AT_PARENT(s, path, unlinkat(dfd_, last_, AT_REMOVEDIR));
 }
 
 int posix_rename(struct store *s, const char *from, const char *to)
 {
-	return renameat(PB(s)->rootfd, from, PB(s)->rootfd, to) ? -errno : 0;
+	const char *lto;
+	int tfd = beneath_parent(PB(s)->rootfd, to, &lto), ret;
+
+	if (tfd < 0)
+		return tfd;
+	ret = AT_PARENT(s, from, renameat(dfd_, last_, tfd, lto));
+	parent_put(PB(s)->rootfd, tfd);
+	return ret;
 }
 
 /* What a database does after creating or renaming a file: fsync the directory. */
@@ -344,10 +425,9 @@ int posix_dirsync(struct store *s, const char *path)
 {
 	int fd, ret = 0;
 
-	fd = openat(PB(s)->rootfd, path && *path ? path : ".",
-		    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = beneath_open(PB(s)->rootfd, path && *path ? path : ".", O_RDONLY | O_DIRECTORY, 0);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	if (fsync(fd))
 		ret = -errno;
 	close(fd);

@@ -187,7 +187,7 @@ struct txn_log {
 	uint64_t ckpt_from;		/* LSN of the last request */
 	struct txn_log_stats st;
 	struct dbtime wait;		/* flush_wait's sleeps, by the flusher of the moment */
-	char err[256];
+	char err[768];
 	int error;
 };
 
