@@ -2,8 +2,18 @@
 # Description: every engine exports only 'ioengine', lists its options, and the installed fio (not the headers it was built from) loads it and runs a 1-I/O job through it with the bytes, offset and options where fio put them
 . "$(dirname "$0")/lib.sh"
 n=0
+# libdbfio.so, the store layer every engine links: one copy per process. Its
+# symbols must not be fio's own (fio, linked -rdynamic, would take the call)
+lib=$B/libdbfio.so
+[ -f "$lib" ] || fail "no $lib"
+clash=$(comm -12 <(nm -D --defined-only "$lib" | awk '{print $3}' | sort) \
+	<(nm -D --defined-only "$FIO_BIN" | awk '{print $3}' | sort))
+[ -z "$clash" ] || fail "libdbfio.so exports symbols fio exports too: $clash"
 for so in "$B"/*.so; do
 	[ -e "$so" ] || fail "no engine built in $B"
+	[ "$so" = "$lib" ] && continue
+	readelf -d "$so" | grep -q 'NEEDED.*\[libdbfio\.so\]' || fail "$so does not link libdbfio.so"
+	readelf -d "$so" | grep -q 'R.*PATH.*\[\$ORIGIN\]' || fail "$so has no \$ORIGIN rpath to find libdbfio.so"
 	syms=$(nm -D --defined-only "$so" | awk '{print $3}')
 	[ "$syms" = ioengine ] || fail "$so exports more than ioengine: $syms"
 	name=$(basename "$so" .so)
