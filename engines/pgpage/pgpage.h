@@ -80,7 +80,9 @@ struct pg_ckpt_conf {
 	double target;			/* checkpoint_completion_target */
 	uint64_t flush_after_pages;	/* 0: no writeback hints */
 	FILE *log;			/* checkpoint_log, or NULL */
-	/* optional: called by the checkpointer after it wrote a page (txn's buffer pool) */
+	/* optional: called by the checkpointer just before and after it writes a
+	 * page (txn's buffer pool: a change in between keeps the page dirty) */
+	void (*writing)(void *arg, unsigned int idx, uint64_t page);
 	void (*written)(void *arg, unsigned int idx, uint64_t page);
 	void *written_arg;
 	/* txn: write the page from the buffer (zeros), not a rewrite of what the file holds */

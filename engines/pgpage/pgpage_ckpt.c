@@ -308,6 +308,9 @@ static int rewrite_page(struct pg_ckpt *ck, const struct pg_dirty *d, unsigned i
 
 	if (seg_file(ck, idx, &f))
 		return -1;
+	/* before the stripe guard: an eviction waits on the guard holding the pool's lock */
+	if (ck->conf.writing)
+		ck->conf.writing(ck->conf.written_arg, idx, page);
 	atomic_store(&ck->cbusy[h], 1);
 	if (atomic_load(&ck->busy[h]) ||
 	    !(__atomic_load_n(&d->bits[idx][page / 64], __ATOMIC_SEQ_CST) & (1ull << (page % 64)))) {

@@ -414,11 +414,16 @@ static int fio_txn_init(struct thread_data *td)
 
 	c = malloc(sizeof(*c));
 	tx = calloc(1, sizeof(*tx));
-	if (!c || !tx)
+	if (!c || !tx) {
+		td_verror(td, ENOMEM, "txn init");
+		free(tx);
 		goto out;
+	}
 	td->io_ops_data = tx;
-	if (txn_config(td, c))
+	if (txn_config(td, c)) {
+		td_verror(td, EINVAL, "txn options");
 		goto out;
+	}
 	if (fio_store_connect(td, "txn", &o->so, td->o.directory, 0, &tx->store))
 		goto out;
 	c->store = tx->store->cfg;
@@ -426,25 +431,28 @@ static int fio_txn_init(struct thread_data *td)
 	/* the connections of one database: the jobs naming the same place */
 	snprintf(c->key, sizeof(c->key), "%s:%s", store_backend_name(c->store.backend),
 		 store_location(tx->store, loc, sizeof(loc)));
-	tx->db = txn_db_attach(c, err, sizeof(err));
+	tx->db = txn_db_attach(c, err, sizeof(err), &cerr);
 	if (!tx->db) {
 		log_err("txn: %s\n", err);
-		td_verror(td, EIO, "txn database open");
+		td_verror(td, -cerr, "txn database open");
 		goto out;
 	}
 	if (txn_io_init(&tx->io, tx->store, &tx->db->g)) {
 		log_err("txn: out of memory\n");
+		td_verror(td, ENOMEM, "txn init");
 		goto out;
 	}
 	tx->io_ok = 1;
 	if (dbtime_ws_init(&tx->dt, o->cpu_ws)) {
 		log_err("txn: cpu_working_set=%llu: out of memory\n", o->cpu_ws);
+		td_verror(td, ENOMEM, "cpu_working_set");
 		goto out;
 	}
 	if (o->client_thread && o->client_cpu &&
 	    (cerr = txn_client_start(&tx->client, o->client_cpu * 1000, o->client_ws))) {
 		log_err("txn: client_thread=1 (client_working_set=%llu): cannot start the client's "
 			"thread: %s\n", o->client_ws, strerror(-cerr));
+		td_verror(td, -cerr, "client_thread");
 		goto out;
 	}
 	tx->io.dblwr = tx->db->c.dblwr;
@@ -458,6 +466,25 @@ out:
 	return ret;
 }
 
+/*
+ * The database's checkpointer failed (a page write, an fsync): the job fails
+ * with its cause, as a database whose checkpoint fails does not go on
+ * reporting commits. One line per job.
+ */
+static int ckpt_failed(struct thread_data *td, struct txn_data *tx)
+{
+	const char *msg;
+	int err = tx->db ? txn_db_ckpt_error(tx->db, &msg) : 0;
+
+	if (!err)
+		return 0;
+	if (!td->error) {
+		log_err("txn: %s\n", msg);
+		td_verror(td, -err, "txn checkpointer");
+	}
+	return err;
+}
+
 static void fio_txn_cleanup(struct thread_data *td)
 {
 	struct txn_options *o = td->eo;
@@ -465,6 +492,7 @@ static void fio_txn_cleanup(struct thread_data *td)
 
 	if (!tx)
 		return;
+	ckpt_failed(td, tx);	/* one that came after the job's last transaction */
 	txn_client_stop(&tx->client);	/* joined: its CPU count is final */
 	fprintf(stderr, "txn: job %s (thread %d): txns=%llu stmts=%llu cpu_burned_ms=%.3f "
 		"client_cpu_ms=%.3f rtt_slept_ms=%.3f size_probes=%llu extends=%llu\n", td->o.name,
@@ -621,6 +649,10 @@ static enum fio_q_status fio_txn_queue(struct thread_data *td, struct io_u *io_u
 	fio_ro_check(td, io_u);
 	if (io_u->ddir == DDIR_SYNC || io_u->ddir == DDIR_DATASYNC)
 		return FIO_Q_COMPLETED;	/* fio's fsync=: commits are durable anyway */
+	if ((ret = ckpt_failed(td, tx))) {
+		io_u->error = -ret;
+		return FIO_Q_COMPLETED;
+	}
 	atomic_fetch_add(&tx->db->log.active, 1);
 	ret = transaction(td, tx);
 	atomic_fetch_sub(&tx->db->log.active, 1);

@@ -85,6 +85,8 @@ struct txn_frame {
 	uint64_t tag;			/* global page number; UINT64_MAX: free */
 	int32_t next;			/* hash chain */
 	uint8_t usage, dirty, busy;
+	/* dirtied since the checkpointer began writing it (PostgreSQL's BM_JUST_DIRTIED) */
+	uint8_t redirtied;
 };
 
 struct txn_pool_stats {
@@ -128,7 +130,9 @@ void txn_pool_free(struct txn_pool *p);
  */
 int txn_pool_access(struct txn_pool *p, struct txn_io *io, uint64_t gpage, int dirty,
 		    int fresh, unsigned int *fpi);
-/* The checkpointer wrote this page: it is clean again. */
+/* The checkpointer is about to write this page: a change from now on keeps it dirty. */
+void txn_pool_writing(struct txn_pool *p, uint64_t gpage);
+/* The checkpointer wrote this page: clean again, unless changed since txn_pool_writing. */
 void txn_pool_cleaned(struct txn_pool *p, uint64_t gpage);
 int txn_io_init(struct txn_io *io, struct store *s, const struct pg_geom *g);
 void txn_io_free(struct txn_io *io);
@@ -267,8 +271,10 @@ struct txn_db {
 	char store_root[4096];
 };
 
-/* Find or create the database; err gets one line on failure. */
-struct txn_db *txn_db_attach(const struct txn_db_cfg *c, char *err, size_t errlen);
+/* Find or create the database; on failure err gets one line and *errp the -errno. */
+struct txn_db *txn_db_attach(const struct txn_db_cfg *c, char *err, size_t errlen, int *errp);
+/* The checkpointer's first error (-errno; msg: its line), or 0. Any connection. */
+int txn_db_ckpt_error(struct txn_db *db, const char **msg);
 /* Last connection out closes it; returns 1 when this call closed it (summary printed to f). */
 int txn_db_detach(struct txn_db *db, FILE *f);
 uint64_t txn_db_gpage(const struct txn_db *db, unsigned int table, uint64_t page);

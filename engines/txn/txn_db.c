@@ -133,13 +133,35 @@ static int append_from_end(struct txn_db *db, char *err, size_t errlen)
 	return ret;
 }
 
+static uint64_t ckpt_gpage(const struct txn_db *db, unsigned int idx, uint64_t page)
+{
+	const struct pg_geom *g = &db->g;
+
+	return (uint64_t)(idx / g->segs_per_rel) * g->max_pages +
+	       (idx % g->segs_per_rel) * g->pages_per_seg + page;
+}
+
+static void ckpt_writing(void *arg, unsigned int idx, uint64_t page)
+{
+	struct txn_db *db = arg;
+
+	txn_pool_writing(&db->pool, ckpt_gpage(db, idx, page));
+}
+
 static void ckpt_written(void *arg, unsigned int idx, uint64_t page)
 {
 	struct txn_db *db = arg;
-	const struct pg_geom *g = &db->g;
 
-	txn_pool_cleaned(&db->pool, (uint64_t)(idx / g->segs_per_rel) * g->max_pages +
-			 (idx % g->segs_per_rel) * g->pages_per_seg + page);
+	txn_pool_cleaned(&db->pool, ckpt_gpage(db, idx, page));
+}
+
+int txn_db_ckpt_error(struct txn_db *db, const char **msg)
+{
+	/* error and errmsg are set once, before error_hint (pgpage_ckpt.c: set_error) */
+	if (!db->ck || !atomic_load(&db->ck->error_hint))
+		return 0;
+	*msg = db->ck->errmsg;
+	return db->ck->error;
 }
 
 /* pg_prewarm: read the tables' first pages in order until the pool is full. */
@@ -269,6 +291,7 @@ static int db_open(struct txn_db *db, char *err, size_t errlen)
 			 (unsigned long long)nframes);
 		return -ENOMEM;
 	}
+	cc.writing = ckpt_writing;
 	cc.written = ckpt_written;
 	cc.written_arg = db;
 	cc.no_reread = 1;	/* the databases write from the buffer */
@@ -364,9 +387,10 @@ static const char *cfg_diff(const struct txn_db_cfg *a, const struct txn_db_cfg 
 	return NULL;
 }
 
-struct txn_db *txn_db_attach(const struct txn_db_cfg *c, char *err, size_t errlen)
+struct txn_db *txn_db_attach(const struct txn_db_cfg *c, char *err, size_t errlen, int *errp)
 {
 	struct txn_db *db;
+	int ret;
 
 	pthread_mutex_lock(&reg_lock);
 	for (db = reg; db; db = db->next)
@@ -379,6 +403,7 @@ struct txn_db *txn_db_attach(const struct txn_db_cfg *c, char *err, size_t errle
 			snprintf(err, errlen, "database %s is already open by another job with another "
 				 "%s: the jobs of one store and directory are the connections of one "
 				 "database; give this job its own directory", c->key, opt);
+			*errp = -EINVAL;
 			db = NULL;
 		} else {
 			db->refs++;
@@ -389,13 +414,15 @@ struct txn_db *txn_db_attach(const struct txn_db_cfg *c, char *err, size_t errle
 	db = calloc(1, sizeof(*db));
 	if (!db) {
 		snprintf(err, errlen, "out of memory");
+		*errp = -ENOMEM;
 		pthread_mutex_unlock(&reg_lock);
 		return NULL;
 	}
 	db->c = *c;
 	snprintf(db->store_root, sizeof(db->store_root), "%s", c->store.root ? c->store.root : ".");
 	db->c.store.root = db->store_root;
-	if (db_open(db, err, errlen)) {
+	if ((ret = db_open(db, err, errlen))) {
+		*errp = ret < 0 ? ret : -EIO;
 		db_close(db);
 		free(db);
 		pthread_mutex_unlock(&reg_lock);

@@ -48,6 +48,7 @@ static void sleep_ns(uint64_t ns)
 		;
 }
 
+/* Caller holds m: the first error wins; every committer reads it under m. */
 static int fail(struct txn_log *l, int ret, const char *what)
 {
 	if (!l->error) {
@@ -57,13 +58,11 @@ static int fail(struct txn_log *l, int ret, const char *what)
 	return ret;
 }
 
-/* A store call's failure: the call, the file and the cause. */
-static int fail_call(struct txn_log *l, int ret, const char *call, const char *name)
+/* A store call's failure, said in why (the caller records it under m): the call, the file and the cause. */
+static int call_failed(int ret, const char *call, const char *name, char *why, size_t len)
 {
-	char what[128];
-
-	snprintf(what, sizeof(what), "%s(%s) failed: %s", call, name, strerror(-ret));
-	return fail(l, ret, what);
+	snprintf(why, len, "%s(%s) failed: %s", call, name, strerror(-ret));
+	return ret;
 }
 
 static void group_stat(struct txn_log *l, uint64_t n)
@@ -103,7 +102,7 @@ static int write_locked(struct txn_log *l)
  * transaction's events are never split across the wrap, as MySQL never splits
  * them across files.
  */
-static int binlog_group(struct txn_log *l, uint64_t bytes)
+static int binlog_group(struct txn_log *l, uint64_t bytes, char *why, size_t len)
 {
 	ssize_t r;
 	int ret;
@@ -119,37 +118,44 @@ static int binlog_group(struct txn_log *l, uint64_t bytes)
 		}
 		r = store_pwrite(l->s, l->binlog, zero_rec, n, l->binlog_off);
 		if (r < 0)
-			return fail_call(l, (int)r, "pwrite", TXN_BINLOG);
+			return call_failed((int)r, "pwrite", TXN_BINLOG, why, len);
 		l->binlog_off += n;
 		bytes -= n;
 	}
 	if (l->c.sync_binlog && ++l->binlog_groups % l->c.sync_binlog == 0) {
 		ret = store_fdatasync(l->s, l->binlog);
 		if (ret)
-			return fail_call(l, ret, "fdatasync", TXN_BINLOG);
+			return call_failed(ret, "fdatasync", TXN_BINLOG, why, len);
 		l->st.binlog_syncs++;
 	}
 	return 0;
 }
 
-/* Caller holds m, owns the log and has written it: flush outside m. */
+/*
+ * Caller holds m, owns the log and has written it: flush outside m. An
+ * error is recorded once m is held again (fail): committers read l->error
+ * under m; the owner's rl.err and why stay its own until it disowns.
+ */
 static int flush_unlocked(struct txn_log *l, uint64_t end, uint64_t binlog)
 {
+	char why[sizeof(l->err)];
 	uint64_t ns;
 	int ret;
 
 	pthread_mutex_unlock(&l->m);
 	ret = rl_log_flush(&l->rl, &ns);
 	if (ret)
-		fail(l, ret, l->rl.err);
+		snprintf(why, sizeof(why), "%s", l->rl.err);
 	if (l->c.flush_wait_ns) {
 		/* as a round trip is slept: an overshoot comes off the next flushes' */
 		l->wait.slack_set = 0;		/* another thread may flush next */
 		dbtime_round_trip(&l->wait, l->c.flush_wait_ns);
 	}
 	if (!ret && binlog)
-		ret = binlog_group(l, binlog);
+		ret = binlog_group(l, binlog, why, sizeof(why));
 	pthread_mutex_lock(&l->m);
+	if (ret)
+		fail(l, ret, why);
 	if (!ret && end > l->flushed_lsn)
 		l->flushed_lsn = end;
 	l->st.flushes++;
@@ -219,6 +225,7 @@ static void disown(struct txn_log *l)
 static int binlog_upto(struct txn_log *l, uint64_t pos)
 {
 	uint64_t end, bytes;
+	char why[sizeof(l->err)];
 	int ret = 0;
 
 	while (l->binlog_done < pos && !l->error) {
@@ -233,9 +240,12 @@ static int binlog_upto(struct txn_log *l, uint64_t pos)
 		bytes = l->binlog_pending;
 		l->binlog_pending = 0;
 		pthread_mutex_unlock(&l->m);
-		if (!ret)
-			ret = binlog_group(l, bytes);
-		pthread_mutex_lock(&l->m);
+		if (!ret && (ret = binlog_group(l, bytes, why, sizeof(why)))) {
+			pthread_mutex_lock(&l->m);
+			fail(l, ret, why);
+		} else {
+			pthread_mutex_lock(&l->m);
+		}
 		if (!ret)
 			l->binlog_done = end;
 		disown(l);

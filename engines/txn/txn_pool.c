@@ -9,8 +9,9 @@
  * reads its page through its own store: on posix the kernel's page cache
  * under it is the real one, as it is for the database. A page going from
  * clean to dirty is handed to the checkpointer (pgpage's), which writes it
- * at the next checkpoint and tells the pool it is clean again; a page
- * evicted before that is taken back from the checkpointer's set.
+ * at the next checkpoint and tells the pool it is clean again, unless it was
+ * changed after the write began; a page evicted before that is taken back
+ * from the checkpointer's set. A failed eviction write leaves its page dirty.
  *
  * Page contents are not modelled: a read fills the frame's buffer and is
  * discarded, a write writes zeros. No fio headers.
@@ -134,6 +135,7 @@ static void set_dirty(struct txn_pool *p, struct txn_frame *f)
 	unsigned int idx;
 	uint64_t page;
 
+	f->redirtied = 1;
 	if (f->dirty)
 		return;
 	f->dirty = 1;
@@ -204,25 +206,55 @@ fail:
 	return ret;
 }
 
-/* A miss: victim v holds tag now (busy); write its old page if dirty, read the new one. */
+/*
+ * Caller holds the lock; frame v's write of old or read of its new page
+ * failed: v no longer holds the new page. A failed write leaves old dirty,
+ * in v again, or in the frame another connection read it into meanwhile.
+ */
+static void unfill(struct txn_pool *p, int32_t v, uint64_t old, int write_failed)
+{
+	struct txn_frame *f = &p->f[v];
+	int32_t w;
+
+	unhash(p, v);
+	f->tag = FREE_TAG;
+	f->usage = 0;
+	if (!write_failed)
+		return;
+	w = lookup(p, old);
+	if (w < 0) {
+		rehash(p, v, old);
+		w = v;
+	}
+	p->f[w].dirty = 0;	/* taken from the checkpointer's sets: given back */
+	set_dirty(p, &p->f[w]);
+}
+
+/*
+ * A miss: victim v holds tag now (busy); write its old page if dirty, read
+ * the new one. Returns with the lock held.
+ */
 static int fill(struct txn_pool *p, struct txn_io *io, int32_t v, uint64_t old,
 		int wasdirty, int fresh)
 {
-	int ret = 0;
+	int ret = 0, wret = 0;
 
 	if (wasdirty && io->dblwr)
-		ret = doublewrite(io);
-	if (wasdirty && !ret)
-		ret = txn_io_page(io, old, 1);
+		wret = doublewrite(io);
+	if (wasdirty && !wret)
+		wret = txn_io_page(io, old, 1);
 	if (wasdirty && p->ck)
 		pg_guard_exit(p->ck, old);
+	ret = wret;
 	if (!ret && !fresh)
 		ret = txn_io_page(io, p->f[v].tag, 0);
 	pthread_mutex_lock(&p->m);
 	p->f[v].busy = 0;
-	p->st.evict_writes += wasdirty;
-	p->st.dblwr_writes += wasdirty && io->dblwr;
-	p->st.reads += !fresh;
+	if (ret)
+		unfill(p, v, old, wret != 0);
+	p->st.evict_writes += wasdirty && !wret;
+	p->st.dblwr_writes += wasdirty && io->dblwr && !wret;
+	p->st.reads += !fresh && !ret;
 	pthread_cond_broadcast(&p->io_done);
 	return ret;
 }
@@ -269,6 +301,7 @@ int txn_pool_access(struct txn_pool *p, struct txn_io *io, uint64_t gpage, int d
 	rehash(p, v, gpage);
 	f->busy = 1;
 	f->dirty = 0;
+	f->redirtied = 0;
 	f->usage = 1;
 	p->st.misses++;
 	pthread_mutex_unlock(&p->m);
@@ -281,14 +314,37 @@ int txn_pool_access(struct txn_pool *p, struct txn_io *io, uint64_t gpage, int d
 	return ret < 0 ? ret : 0;
 }
 
-void txn_pool_cleaned(struct txn_pool *p, uint64_t gpage)
+void txn_pool_writing(struct txn_pool *p, uint64_t gpage)
 {
 	int32_t v;
 
 	pthread_mutex_lock(&p->m);
 	v = lookup(p, gpage);
-	if (v >= 0 && !p->f[v].busy && p->f[v].dirty) {
-		p->f[v].dirty = 0;
+	if (v >= 0 && !p->f[v].busy)
+		p->f[v].redirtied = 0;
+	pthread_mutex_unlock(&p->m);
+}
+
+/*
+ * A page changed while the checkpointer wrote it (or right after) stays
+ * dirty: the write may not hold the change. Its dirtying found it dirty and
+ * told the checkpointer nothing, so it goes into the next checkpoint's set here.
+ */
+void txn_pool_cleaned(struct txn_pool *p, uint64_t gpage)
+{
+	struct txn_frame *f;
+	unsigned int idx;
+	uint64_t page;
+	int32_t v;
+
+	pthread_mutex_lock(&p->m);
+	v = lookup(p, gpage);
+	f = v >= 0 ? &p->f[v] : NULL;
+	if (f && !f->busy && f->dirty && f->redirtied && p->ck) {
+		seg_of(p->g, gpage, &idx, &page);
+		pg_ckpt_dirty(p->ck, idx, page);
+	} else if (f && !f->busy && f->dirty && !f->redirtied) {
+		f->dirty = 0;
 		p->st.ckpt_cleaned++;
 	}
 	pthread_mutex_unlock(&p->m);
