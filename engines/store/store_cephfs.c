@@ -76,11 +76,47 @@ static const char *cephfs_abs(const struct cephfs_data *cd, const char *path,
 }
 
 #define CD(s)	((struct cephfs_data *)(s)->priv)
-/* declare char P[PATH_MAX] holding path under s's root, or return -ENAMETOOLONG */
+
+/*
+ * A name is resolved beneath the root and through no symbolic link, as the
+ * posix backends do with openat2: no ".." component, no link at any
+ * directory on the way (checked here; names with a '/' are few: a
+ * metastorm schema, #innodb_redo), and the last component is opened with
+ * O_NOFOLLOW. 0, -EXDEV (".."), -ELOOP (a link) or another -errno.
+ */
+static int cephfs_beneath(struct store *s, const char *path)
+{
+	struct ceph_statx stx;
+	char sub[PATH_MAX], abs[PATH_MAX];
+	const char *p, *slash;
+	int ret;
+
+	for (p = path; p; p = strchr(p, '/') ? strchr(p, '/') + 1 : NULL)
+		if (!strncmp(p, "..", 2) && (!p[2] || p[2] == '/'))
+			return -EXDEV;
+	for (slash = strchr(path, '/'); slash; slash = strchr(slash + 1, '/')) {
+		if (slash == path)
+			continue;
+		snprintf(sub, sizeof(sub), "%.*s", (int)(slash - path), path);
+		if (!cephfs_abs(CD(s), sub, abs, sizeof(abs)))
+			return -ENAMETOOLONG;
+		ret = ceph_statx(CM(s), abs, &stx, CEPH_STATX_MODE, AT_SYMLINK_NOFOLLOW);
+		if (ret == -ENOENT)
+			return 0;	/* the call itself says ENOENT */
+		if (ret)
+			return ret;
+		if (S_ISLNK(stx.stx_mode))
+			return -ELOOP;
+	}
+	return 0;
+}
+
+/* declare char P[PATH_MAX] holding path under s's root, or return -errno */
 #define ABS(s, P, path)	char P##buf[PATH_MAX]; \
 	const char *P = cephfs_abs(CD(s), (path), P##buf, sizeof(P##buf)); \
 	if (!P) \
-		return -ENAMETOOLONG
+		return -ENAMETOOLONG; \
+	do { int b_ = cephfs_beneath((s), (path) ? (path) : ""); if (b_) return b_; } while (0)
 
 /* The root as an absolute path without a trailing '/' ("" for "/"). */
 static char *cephfs_root_key(const char *root)
@@ -241,10 +277,12 @@ static int cephfs_take_lock(struct cephfs_data *cd, const char *root, char *err,
 	if (!cephfs_abs(cd, STORE_LOCK_NAME, lk, sizeof(lk)))
 		return -ENAMETOOLONG;
 	for (;;) {
-		fd = ceph_open(cd->cm, lk, O_RDWR | O_CREAT, 0644);
+		/* O_NOFOLLOW: a link placed here must not make us truncate its target */
+		fd = ceph_open(cd->cm, lk, O_RDWR | O_CREAT | O_NOFOLLOW, 0644);
 		if (fd < 0) {
 			snprintf(err, errlen, "cephfs: ceph_open(%s/%s) failed: %s", root,
-				 STORE_LOCK_NAME, strerror(-fd));
+				 STORE_LOCK_NAME, fd == -ELOOP ? "it is a symbolic link, which "
+				 "dbfio does not follow (remove it)" : strerror(-fd));
 			return fd;
 		}
 		ret = cephfs_lock_fd(cd, fd, root, err, errlen);
@@ -361,7 +399,7 @@ static int cephfs_open(struct store *s, const char *path, int flags, mode_t mode
 	if (s->cfg.direct && !(flags & STORE_O_BUFFERED))
 		flags |= O_DIRECT;
 	flags &= ~STORE_O_BUFFERED;
-	fd = ceph_open(CM(s), p, flags, mode);
+	fd = ceph_open(CM(s), p, flags | O_NOFOLLOW, mode);
 	if (fd < 0) {
 		free(f);
 		return fd;
