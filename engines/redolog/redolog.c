@@ -35,6 +35,9 @@ struct redolog_data {
 	unsigned int npend;
 	struct io_u **done;	/* completed by the last group, handed out in turn */
 	unsigned int ndone, nout, evbase;
+	/* lsn_file= and write_trace= as opened (with .N for numjobs), for the log's life */
+	char side[4096], trace[4096];
+	unsigned int side_failed;	/* said once */
 };
 
 struct redolog_options {
@@ -231,11 +234,57 @@ static int fio_redolog_setup(struct thread_data *td)
 	return 0;
 }
 
+/*
+ * lsn_file= and write_trace= are written by the log (redolog_log.c): it says
+ * a failed sidecar write only in l->err ("sidecar write failed: ...", and
+ * nothing else in rl_log_ack writes there) and a failed trace line stays in
+ * its FILE's error flag. Either fails the job here, in one line naming the
+ * option, the path and the cause: logverify would read a stale LSN.
+ */
+static int rl_sidecar_failed(struct thread_data *td, struct redolog_data *rd,
+			     const char *opt, const char *path, int err)
+{
+	if (!rd->side_failed++)
+		log_err("redolog: %s=%s: write failed: %s\n", opt, path, strerror(err));
+	td_verror(td, err, opt);
+	return -err;
+}
+
+static int rl_ack(struct thread_data *td, struct redolog_data *rd, uint64_t lsn)
+{
+	struct rl_log *l = &rd->log;
+	int err;
+
+	if (l->side_fd < 0) {
+		rl_log_ack(l, lsn);
+		return 0;
+	}
+	l->err[0] = '\0';
+	errno = 0;
+	rl_log_ack(l, lsn);
+	err = errno ? errno : EIO;
+	return l->err[0] ? rl_sidecar_failed(td, rd, "lsn_file", rd->side, err) : 0;
+}
+
+/* final: flush the trace's buffer first (the log closes it). */
+static int rl_trace_check(struct thread_data *td, struct redolog_data *rd, int final)
+{
+	FILE *f = rd->log.trace;
+	int err;
+
+	if (!f || (!final && !ferror(f)))
+		return 0;
+	errno = 0;
+	if (!fflush(f) && !ferror(f))
+		return 0;
+	err = errno ? errno : EIO;
+	return rl_sidecar_failed(td, rd, "write_trace", rd->trace, err);
+}
+
 static int fio_redolog_init(struct thread_data *td)
 {
 	struct redolog_options *o = td->eo;
 	struct redolog_data *rd;
-	char side[4096], trace[4096];
 	struct rl_cfg c;
 	int multi, ret;
 
@@ -266,12 +315,12 @@ static int fio_redolog_init(struct thread_data *td)
 		snprintf(c.g.prefix + strlen(c.g.prefix), sizeof(c.g.prefix) - strlen(c.g.prefix),
 			 "%d-", td->thread_number);
 	if (o->lsn_file && *o->lsn_file) {
-		fio_store_sidecar_path(td, o->lsn_file, side, sizeof(side));
-		c.lsn_file = side;
+		fio_store_sidecar_path(td, o->lsn_file, rd->side, sizeof(rd->side));
+		c.lsn_file = rd->side;
 	}
 	if (o->write_trace && *o->write_trace) {
-		fio_store_sidecar_path(td, o->write_trace, trace, sizeof(trace));
-		c.trace = trace;
+		fio_store_sidecar_path(td, o->write_trace, rd->trace, sizeof(rd->trace));
+		c.trace = rd->trace;
 	}
 	c.unlink = td->o.unlink;	/* removed at close, after the last flush */
 	c.job = td->o.name;
@@ -283,7 +332,8 @@ static int fio_redolog_init(struct thread_data *td)
 		return 1;
 	}
 	rd->log_ok = 1;
-	return 0;
+	/* the sidecar's first write and the trace's lines so far */
+	return rl_ack(td, rd, rd->log.ack_lsn) || rl_trace_check(td, rd, 0) ? 1 : 0;
 }
 
 static void fio_redolog_cleanup(struct thread_data *td)
@@ -298,7 +348,8 @@ static void fio_redolog_cleanup(struct thread_data *td)
 	if (rd->log_ok) {
 		/* a clean shutdown writes and flushes what trx_commit=0/2 left */
 		if (!rd->log.c.skip_flush && !rl_log_write(&rd->log, 1, &ns))
-			rl_log_ack(&rd->log, rd->log.lsn);
+			rl_ack(td, rd, rd->log.lsn);
+		rl_trace_check(td, rd, 1);
 		fprintf(stderr, "redolog: job %s: flavor=%s store=%s commits=%llu groups=%llu "
 			"writes=%llu flushes=%llu bytes=%llu pad_bytes=%llu max_group=%llu "
 			"recycled=%llu wraps=%llu lsn=%llu\n", td->o.name,
@@ -348,6 +399,8 @@ static int rl_group(struct thread_data *td, struct redolog_data *rd, int flush)
 		log_err("redolog: %s\n", rd->log.err);
 		return ret;
 	}
+	if ((ret = rl_trace_check(td, rd, 0)))
+		return ret;
 	if (ns)
 		fio_store_sync_sample(td, ns);
 	return 0;
@@ -403,8 +456,9 @@ static enum fio_q_status fio_redolog_queue(struct thread_data *td, struct io_u *
 	rl_log_append(l, (char *)io_u->xfer_buf + RL_REC_HDR, io_u->xfer_buflen);
 	if (l->c.trx_commit == 0) {
 		/* acknowledged from the log buffer: durable within a second */
-		rl_log_ack(l, l->lsn);
-		ret = rl_timer(td, rd);
+		ret = rl_ack(td, rd, l->lsn);
+		if (!ret)
+			ret = rl_timer(td, rd);
 		if (ret) {
 			io_u->error = -ret;
 			td_verror(td, io_u->error, "redolog flush");
@@ -426,12 +480,12 @@ static void rl_commit_pending(struct thread_data *td, struct redolog_data *rd)
 	ret = rl_group(td, rd, l->c.trx_commit == 1);
 	if (!ret && l->c.trx_commit == 2)
 		ret = rl_timer(td, rd);
+	if (!ret)
+		ret = rl_ack(td, rd, l->lsn);
 	for (i = 0; i < rd->npend; i++) {
 		rd->pend[i]->error = ret ? -ret : 0;
 		rd->done[rd->ndone++] = rd->pend[i];
 	}
-	if (!ret)
-		rl_log_ack(l, l->lsn);
 	if (rd->npend > l->st.max_group)
 		l->st.max_group = rd->npend;
 	rd->npend = 0;
