@@ -1,5 +1,5 @@
 #!/bin/bash
-# Description: txn fails with the real errno in fio's JSON: ENOSPC when its log cannot be created on a full file system (was EIO), and ENOSPC, with the checkpointer's one line, when a checkpoint's page write fails (the job went on reporting tps)
+# Description: txn fails with the real errno in fio's JSON: ENOSPC when its log cannot be created on a full file system (was EIO), and ENOSPC, with the checkpointer's one line, when a checkpoint's page write fails (the job went on reporting tps); an unreadable ownership marker gives txn and pgpage EISDIR, as their line says (was EIO)
 . "$(dirname "$0")/lib.sh"
 . "$REPO/tests/lib-fault.sh"
 ENOSPC=28
@@ -29,3 +29,15 @@ read -r err ios < <(job_error ckpt)
 [ "$err" = $ENOSPC ] || { cat "$TMP/ckpt.err"; fail "ckpt: fio's JSON error is $err, expected ENOSPC ($ENOSPC)"; }
 grep -q 'checkpoints=[1-9]' "$TMP/ckpt.err" || fail "ckpt: no checkpoint ran"
 ok "checkpoint on a full file system: error $err after $ios transactions, $(grep -m1 '^txn: checkpointer' "$TMP/ckpt.err")"
+
+# 3. the ownership marker is a directory: the line says EISDIR, so must the JSON
+EISDIR=21
+for e in txn pgpage; do
+	mkdir -p "$TMP/m-$e/.dbfio-owned"
+	run_fio "marker-$e" --name="marker-$e" --ioengine="external:$B/$e.so" --directory="$TMP/m-$e" \
+		--rw=randwrite --bs=8k --size=1m --number_ios=4 && fail "marker-$e: fio succeeded"
+	grep -q "^$e: .*Is a directory" "$TMP/marker-$e.err" || { cat "$TMP/marker-$e.err"; fail "marker-$e: no line saying EISDIR"; }
+	read -r err ios < <(job_error "marker-$e")
+	[ "$err" = $EISDIR ] || { cat "$TMP/marker-$e.err"; fail "marker-$e: fio's JSON error is $err, the line says EISDIR ($EISDIR)"; }
+	ok "$e, marker a directory: error $err, $(grep -m1 "^$e: .*Is a directory" "$TMP/marker-$e.err")"
+done

@@ -352,6 +352,7 @@ static int fio_metastorm_init(struct thread_data *td)
 	if (ret) {
 		log_err("metastorm: store_phases_init(%d phases): %s\n", MS_NR_PHASE,
 			strerror(-ret));
+		td_verror(td, -ret, "store_phases_init");
 		goto err_store;
 	}
 	td->io_ops_data = md;

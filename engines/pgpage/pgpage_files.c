@@ -107,6 +107,8 @@ static int pf_claim(struct pg_files *pf)
 
 int pg_files_init(struct pg_files *pf, struct store *s, const struct pg_geom *g)
 {
+	int ret;
+
 	memset(pf, 0, sizeof(*pf));
 	pf->store = s;
 	pf->g = g;
@@ -115,9 +117,10 @@ int pg_files_init(struct pg_files *pf, struct store *s, const struct pg_geom *g)
 		snprintf(pf->err, sizeof(pf->err), "out of memory");
 		return -ENOMEM;
 	}
-	if (owner_init(&pf->own, s)) {
+	ret = owner_init(&pf->own, s);
+	if (ret) {
 		snprintf(pf->err, sizeof(pf->err), "%s", pf->own.err);
-		return -EIO;
+		return ret < 0 ? ret : -EIO;
 	}
 	return pf_claim(pf);
 }
