@@ -54,6 +54,8 @@ struct rbdsnap_data {
 	char cache[8], policy[32];
 	int stale_found, stale_removed;
 	int snaps_ok;		/* creates that succeeded, as drained */
+	bool recorded;		/* the run's holder is in the image's metadata */
+	bool keep_record;	/* ... and stays: snapshots of the run are left */
 	struct rs_sched sched;
 	struct rs_report rep;
 	struct rs_event evbuf[64];
@@ -516,6 +518,7 @@ static void rbdsnap_finish(struct thread_data *td, struct rbdsnap_data *sd)
 	rs_report_end(&sd->rep, rbdsnap_end_ns(sd));
 	/* fio ends jobs normally on SIGINT/SIGTERM: this runs then too */
 	rs_sched_stop(&sd->sched, o->snap_remove_at_end);
+	sd->keep_record = sd->sched.nown > 0;
 	rbdsnap_drain(td, sd);
 	sd->sched_on = false;
 	/* -1 (refused) only when no OSD ever answered; one that failed its last read: lower bound */
@@ -564,6 +567,9 @@ static void fio_rbdsnap_cleanup(struct thread_data *td)
 		return;
 	if (sd->sched_on)
 		rbdsnap_finish(td, sd);
+	/* kept snapshots keep it: once this process is gone, a purge may take them */
+	if (sd->recorded && !sd->keep_record && sd->image)
+		rs_run_unrecord(sd->image, sd->sched.runid);
 	rbdsnap_disconnect(sd);
 	free(sd->aio_events);
 	free(sd);
@@ -649,6 +655,15 @@ static int fio_rbdsnap_setup(struct thread_data *td)
 			sd->what, strerror(-r));
 	else
 		sd->stale_found = r;
+	/* before the first snapshot: a purge by another run must know this one lives */
+	if (o->snap_interval || o->snap_every || o->snap_start_delay) {
+		r = rs_run_record(sd->image, sd->sched.runid);
+		if (r < 0)
+			fprintf(stderr, "rbdsnap: rbd_metadata_set(%s, dbfio.rbdsnap.run.%s) failed: %s "
+				"(were this run killed, snap_purge_stale could not remove its snapshots)\n",
+				sd->what, sd->sched.runid, strerror(-r));
+		sd->recorded = r >= 0;
+	}
 	if (sd->track)
 		fprintf(stderr, "rbdsnap: %s: %llu MiB, librbd cache %s%s%s%s, run %s\n",
 			sd->what, (unsigned long long)(info.size >> 20), sd->cache,

@@ -239,6 +239,9 @@ struct ceph_conn *rbdsnap_conn_get(struct rbdsnap_options *o, unsigned int osd_t
 /* rbdsnap_sched.c */
 void rs_make_runid(char *buf, size_t len);
 bool rs_is_own_name(const char *name, const char *prefix);
+/* the run's holder in the image's metadata (0 or -errno), and its removal */
+int rs_run_record(rbd_image_t image, const char *runid);
+void rs_run_unrecord(rbd_image_t image, const char *runid);
 int rs_stale_scan(rbd_image_t image, const char *what, const char *prefix,
 		  bool purge, int *removed);
 int rs_sched_start(struct rs_sched *s);

@@ -8,8 +8,14 @@
  * that the job thread drains (fio's statistics take no lock).
  *
  * Safety rules live here: a snapshot is only ever removed if this run made
- * it, or if it matches <prefix><8 hex>-<n> (what a killed run leaves),
- * snap_purge_stale=1 was given and it is not protected.
+ * it, or if it is named exactly <prefix><8 hex>-<n> (what a killed run
+ * leaves), the run of that id is known to be gone, snap_purge_stale=1 was
+ * given and it is not protected. A run that takes snapshots records its
+ * holder (store_holder_self, as the rbd store's image lock does) in the
+ * image's metadata, dbfio.rbdsnap.run.<id>, before its first, and removes
+ * the record when none of its snapshots is left: a run whose record names a
+ * process of this host that no longer runs is gone; one without a record,
+ * or held elsewhere, is not known to be, and its snapshots are left alone.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -19,6 +25,9 @@
 #include <unistd.h>
 
 #include "rbdsnap.h"
+#include "store/store.h"
+
+#define RS_RUN_KEY	"dbfio.rbdsnap.run."	/* + run id: image metadata, the run's holder */
 
 /* each read of an OSD's slow-op history is up to ~1 MB of JSON: not every second */
 #define RS_OSD_POLL_NS	(5 * 1000000000ull)
@@ -42,7 +51,8 @@ void rs_make_runid(char *buf, size_t len)
 						   ((unsigned long)getpid() << 16)));
 }
 
-/* <prefix><8 hex>-<digits>: the names rbdsnap makes, nothing else */
+/* <prefix><8 lowercase hex>-<n>, n decimal from 1 without a leading zero:
+ * the names rbdsnap makes ("%s%s-%d" of created + 1), nothing else */
 bool rs_is_own_name(const char *name, const char *prefix)
 {
 	size_t pl = strlen(prefix);
@@ -54,12 +64,80 @@ bool rs_is_own_name(const char *name, const char *prefix)
 	for (i = 0; i < 8; i++)
 		if (!isxdigit((unsigned char)name[i]) || isupper((unsigned char)name[i]))
 			return false;
-	if (name[8] != '-' || !name[9])
+	if (name[8] != '-' || name[9] < '1' || name[9] > '9')
 		return false;
 	for (name += 9; *name; name++)
 		if (!isdigit((unsigned char)*name))
 			return false;
 	return true;
+}
+
+static void rs_run_key(char *key, size_t len, const char *runid)
+{
+	snprintf(key, len, "%s%.8s", RS_RUN_KEY, runid);
+}
+
+int rs_run_record(rbd_image_t image, const char *runid)
+{
+	char key[64], holder[256];
+
+	rs_run_key(key, sizeof(key), runid);
+	store_holder_self(holder, sizeof(holder));
+	return rbd_metadata_set(image, key, holder);
+}
+
+void rs_run_unrecord(rbd_image_t image, const char *runid)
+{
+	char key[64];
+
+	rs_run_key(key, sizeof(key), runid);
+	rbd_metadata_remove(image, key);
+}
+
+/*
+ * Is the run whose id starts at runid gone? 1 when its record names a
+ * process of this host that no longer runs; else 0 and why not in buf.
+ */
+static int rs_run_gone(rbd_image_t image, const char *runid, char *buf, size_t len)
+{
+	char key[64], holder[256], desc[320];
+	size_t hlen = sizeof(holder);
+	int r;
+
+	rs_run_key(key, sizeof(key), runid);
+	r = rbd_metadata_get(image, key, holder, &hlen);
+	if (r == -ENOENT) {
+		snprintf(buf, len, "its run's holder is unknown (no %s in rbd image-meta list)", key);
+		return 0;
+	}
+	if (r < 0) {
+		snprintf(buf, len, "rbd_metadata_get(%s) failed: %s", key, strerror(-r));
+		return 0;
+	}
+	if (store_holder_gone(holder))
+		return 1;
+	store_holder_describe(holder, desc, sizeof(desc));
+	snprintf(buf, len, "its run %.8s is held by %s, not known to be gone", runid, desc);
+	return 0;
+}
+
+/* After a purge: the records of runs none of whose snapshots is left. */
+static void rs_run_tidy(rbd_image_t image, const rbd_snap_info_t *snaps, const bool *removed,
+			int n, size_t pl)
+{
+	char runid[9];
+	int i, j;
+
+	for (i = 0; i < n; i++) {
+		if (!removed[i])
+			continue;
+		snprintf(runid, sizeof(runid), "%s", snaps[i].name + pl);
+		for (j = 0; j < n; j++)
+			if (!removed[j] && strstr(snaps[j].name, runid))
+				break;
+		if (j == n)
+			rs_run_unrecord(image, runid);
+	}
 }
 
 #ifdef RBDSNAP_HAVE_SNAP_CREATE2
@@ -91,14 +169,17 @@ static int rs_snap_remove(rbd_image_t image, const char *name)
 }
 
 /*
- * Report snapshots a killed run left behind (own name pattern, other run);
- * remove them only when asked, and never a protected one. Returns how many
- * were found, or -errno when the list itself failed.
+ * Report snapshots a killed run left behind (own name pattern, a run that is
+ * gone); remove them only when asked, and never a protected one. Snapshots
+ * of a run not known to be gone are named and left alone. Returns how many
+ * stale ones were found, or -errno when the list itself failed.
  */
 int rs_stale_scan(rbd_image_t image, const char *what, const char *prefix,
 		  bool purge, int *removed)
 {
 	rbd_snap_info_t *snaps = NULL;
+	bool *gone = NULL;
+	char why[512];
 	int max = 16, n, i, found = 0;
 
 	*removed = 0;
@@ -111,9 +192,11 @@ int rs_stale_scan(rbd_image_t image, const char *what, const char *prefix,
 			break;
 		free(snaps);
 	}
-	if (n < 0) {
+	if (n < 0 || !(gone = calloc(n + 1, sizeof(*gone)))) {
+		if (n >= 0)
+			rbd_snap_list_end(snaps);
 		free(snaps);
-		return n;
+		return n < 0 ? n : -ENOMEM;
 	}
 	for (i = 0; i < n; i++) {
 		const char *nm = snaps[i].name;
@@ -121,6 +204,10 @@ int rs_stale_scan(rbd_image_t image, const char *what, const char *prefix,
 
 		if (!rs_is_own_name(nm, prefix))
 			continue;
+		if (!rs_run_gone(image, nm + strlen(prefix), why, sizeof(why))) {
+			fprintf(stderr, "rbdsnap: %s@%s: %s: left alone\n", what, nm, why);
+			continue;
+		}
 		found++;
 		if (rbd_snap_is_protected(image, nm, &prot) < 0 || prot) {
 			fprintf(stderr, "rbdsnap: %s@%s: stale but protected: left alone\n", what, nm);
@@ -138,10 +225,14 @@ int rs_stale_scan(rbd_image_t image, const char *what, const char *prefix,
 		else {
 			fprintf(stderr, "rbdsnap: %s@%s: stale snapshot removed\n", what, nm);
 			(*removed)++;
+			gone[i] = true;
 		}
 	}
+	if (*removed)
+		rs_run_tidy(image, snaps, gone, n, strlen(prefix));
 	rbd_snap_list_end(snaps);
 	free(snaps);
+	free(gone);
 	return found;
 }
 
@@ -475,8 +566,8 @@ void rs_sched_stop(struct rs_sched *s, bool remove_own)
 	if (remove_own)
 		rs_remove_all(s);
 	else if (s->nown)
-		fprintf(stderr, "rbdsnap: snap_remove_at_end=0: %d snapshot(s) %s%s-* kept\n",
-			s->nown, s->cfg.prefix, s->runid);
+		fprintf(stderr, "rbdsnap: snap_remove_at_end=0: %d snapshot(s) %s%s-* kept (a later "
+			"run's snap_purge_stale=1 removes them)\n", s->nown, s->cfg.prefix, s->runid);
 }
 
 void rs_sched_free(struct rs_sched *s)
