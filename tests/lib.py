@@ -8,7 +8,8 @@ The shell tests call it through lib.sh's `py` (python3 tests/lib.py):
     py <check-name> ARGS...         one of the longer checks below
 
 Every command prints what it saw and exits 0 when its check holds, 1 when it
-does not (an assertion's message is printed), 2 on a usage error. The checks
+does not (an assertion's message is printed), 2 on a usage error or input it
+cannot read (a missing file, a value that is not a number). The checks
 are oracles: they read what fio, strace, the kernel or the files on disk say,
 never the engines' own code. `python3 tests/lib.py --help` lists them.
 """
@@ -20,6 +21,7 @@ import os
 import re
 import sys
 import time
+import traceback
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 COMMANDS = {}
@@ -79,12 +81,22 @@ FUNCS = {"abs": abs, "round": round, "min": min, "max": max}
 def arith(expr):
     """Evaluate an arithmetic expression (numbers, + - * / // %, comparisons,
     and/or/not, abs round min max): what a shell test cannot compute itself."""
-    tree = ast.parse(expr.strip(), mode="eval")
-    for node in ast.walk(tree):
+    try:
+        tree = ast.parse(expr.strip(), mode="eval")
+    except SyntaxError:
+        tree = None
+    for node in ast.walk(tree) if tree else [None]:
         if not isinstance(node, ARITH) or (isinstance(node, ast.Name) and node.id not in FUNCS) or \
                 (isinstance(node, ast.Constant) and not isinstance(node.value, (int, float))):
-            raise SystemExit(f"lib.py: not arithmetic: {expr!r}")
-    return eval(compile(tree, "<arith>", "eval"), {"__builtins__": {}}, FUNCS)
+            # exit 2, not 1: a value is missing (the run that makes it failed),
+            # which lib.sh's timing_check must not take for a band missed
+            print(f"lib.py: not arithmetic: {expr!r}", file=sys.stderr)
+            raise SystemExit(2)
+    try:
+        return eval(compile(tree, "<arith>", "eval"), {"__builtins__": {}}, FUNCS)
+    except ArithmeticError as e:
+        print(f"lib.py: {expr!r}: {e}", file=sys.stderr)
+        raise SystemExit(2)
 
 
 @command
@@ -1356,6 +1368,9 @@ def main(argv):
     except AssertionError as e:
         print(f"{argv[1]}: check failed" + (f": {e}" if str(e) else ""))
         return 1
+    except Exception:	# unreadable input is not a check that failed (lib.sh's timing_cmd)
+        traceback.print_exc()
+        return 2
     return rc or 0
 
 
