@@ -39,7 +39,8 @@ while True:
     a[:] = b
 ' &
 thrash=$!
-trap 'kill $thrash 2>/dev/null; wait $thrash 2>/dev/null' EXIT
+# (at_exit: lib.sh's own EXIT trap, which removes $TMP, stays in place)
+at_exit '[ -z "$thrash" ] || { kill $thrash; wait $thrash; }'
 sleep 1
 cpu cbase --rtt=2ms --cpu_working_set=4m
 cpu cold --cpu_per_stmt=100us --rtt=2ms --cpu_working_set=4m
@@ -47,6 +48,7 @@ cpu sbase --rtt=2ms
 cpu spin --cpu_per_stmt=100us --rtt=2ms
 kill $thrash
 wait $thrash 2>/dev/null
+thrash=
 dcold=$(py calc "round($cold - $cbase, 3)")
 dspin=$(py calc "round($spin - $sbase, 3)")
 echo "evicted: cpu_working_set=4m +$dcold s (base $cbase, burn $cold); spin +$dspin s (base $sbase, burn $spin)"
