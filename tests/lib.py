@@ -592,6 +592,25 @@ def _strace_calls(path):
 
 
 @command
+def strace_enoent_after(strace, path):
+    """strace-enoent-after STRACE PATH: strace -f of fio (open, openat, rmdir):
+    PATH was removed (rmdir = 0) and then opened and not found (ENOENT): the
+    job that opened it ran after fio had checked directory= (t-rel-badinput)."""
+    rm = re.compile(r'^\d+\s+rmdir\("%s"\)\s+= 0' % re.escape(path))
+    op = re.compile(r'^\d+\s+open(?:at)?\((?:AT_FDCWD, )?"%s",.*= -1 ENOENT' % re.escape(path))
+    removed = opened = None
+    for n, line in enumerate(open(strace), 1):
+        if removed is None and rm.match(line):
+            removed = n
+        elif removed is not None and op.match(line):
+            opened = line.split(None, 1)[1].strip()
+            break
+    assert removed, f"no rmdir({path}) = 0 in {strace}"
+    assert opened, f"no open of {path} failing with ENOENT after its rmdir in {strace}"
+    print(f"after rmdir({path}): {opened}")
+
+
+@command
 def txn_ckpt_dblwr(strace, dwfile, sync):
     """txn-ckpt-dblwr STRACE DWFILE SYNC: InnoDB's doublewrite of checkpoint pages (no
     evictions): every 16 kB page write to the tables comes after a doublewrite of it

@@ -49,12 +49,32 @@ rs rs-prefix-long "snap_prefix" --snap_interval=1 --snap_prefix="$(printf 'p%.0s
 rs rs-count-alone "snap_count" --snap_count=3
 n_range=$REFUSED
 
-# 2. a missing directory (storeio's is in t-storeio-errors)
+# 2. a missing directory (storeio's is in t-storeio-errors). fio lstat()s
+#    directory= while it parses a job and refuses a missing one itself ("fio:
+#    DIR is not a directory") before any engine is reached. So $M exists while
+#    fio parses the jobs, and a first job (the null engine) removes it in its
+#    exec_prerun; the engine's job starts after it (stonewall), and must refuse
+#    in its own line, "ENGINE: ...'$M': No such file or directory". strace
+#    shows that job's open of $M failing after the rmdir.
 M=$TMP/missing
-refuse rl-nodir "$M" --ioengine="external:$B/redolog.so" --directory="$M" --rw=write --size=1m
-refuse pg-nodir "$M" --ioengine="external:$B/pgpage.so" --directory="$M" --bs=8k --size=1m --rw=write
-refuse ms-nodir "$M" --ioengine="external:$B/metastorm.so" --directory="$M" --number_ios=3
-[ -e "$M" ] && fail "a run created the missing directory $M"
+STRACE=
+command -v strace >/dev/null && [ "${SANITIZE:-0}" != 1 ] && STRACE=y
+nodir() {	# nodir NAME ENGINE ARGS...
+	local name=$1 e=$2 fio=$FIO; shift 2
+	mkdir -p "$M"
+	[ -n "$STRACE" ] && FIO="$TMP/$name.fio" &&
+		printf '#!/bin/sh\nexec strace -f -qq -e trace=open,openat,rmdir -o %s %s "$@"\n' "$TMP/$name.strace" "$fio" >"$FIO" &&
+		chmod +x "$FIO"
+	refuse "$name" "^$e: .*'$M': No such file or directory$" --ioengine=null --size=4k --exec_prerun="rmdir $M" \
+		--name="$name-job" --stonewall --ioengine="external:$B/$e.so" --directory="$M" "$@"
+	FIO=$fio
+	grep -q "is not a directory" "$TMP/$name.out" && fail "$name: fio refused $M itself: the engine was not reached"
+	[ -z "$STRACE" ] || py strace-enoent-after "$TMP/$name.strace" "$M" || fail "$name: strace: the engine did not open $M"
+	[ -e "$M" ] && fail "$name: the run created the missing directory $M"
+}
+nodir rl-nodir redolog --rw=write --size=1m
+nodir pg-nodir pgpage --bs=8k --size=1m --rw=write
+nodir ms-nodir metastorm --number_ios=3
 
 # 3. a full and a read-only file system (root: a loop-mounted 8 MiB ext4)
 loopfs 8
