@@ -2,6 +2,10 @@
 # Description: rbdsnap marks its OSD slow-op count a lower bound when records were lost before its first read - every op slow (osd_op_history_slow_op_threshold 0) into a 5-record history, a 3 s run (the only read is the last one, at the end): the OSDs' own op_w counters (perf dump) show far more writes than the history holds, so the sidecar must say lower_bound
 # Timeout: 180
 . "$(dirname "$0")/lib.sh"
+# every OSD's slow-op history is reconfigured while it runs: a cluster of the
+# project's own only, never somebody else's
+[ -n "${DBFIO_TEST_CEPH_CONF:-}" ] &&
+	skip "reconfigures every OSD's slow-op history (osd_slow_op_history): not run against DBFIO_TEST_CEPH_CONF=$DBFIO_TEST_CEPH_CONF (somebody else's cluster); use DBFIO_CLUSTER_DIR/DBFIO_CLUSTER_PORT"
 need_cluster
 have_backend RBD || skip "configure found no librbd"
 IMG=rbdsnap-test-firstread

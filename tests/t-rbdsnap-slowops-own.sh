@@ -2,6 +2,10 @@
 # Description: rbdsnap counts only its own client's OSD slow-op records - with every op slow (osd_op_history_slow_op_threshold 0: every op is kept, history 20000) and a second client (rbd bench on another image) writing during the run, the engine's count equals the hand count of `osd_op(client.<id>.` records in `ceph tell osd.N dump_historic_slow_ops` for the sidecar's client id in the run's window, and the other image's records are not in it
 # Timeout: 240
 . "$(dirname "$0")/lib.sh"
+# every OSD's slow-op history is reconfigured while it runs: a cluster of the
+# project's own only, never somebody else's
+[ -n "${DBFIO_TEST_CEPH_CONF:-}" ] &&
+	skip "reconfigures every OSD's slow-op history (osd_slow_op_history): not run against DBFIO_TEST_CEPH_CONF=$DBFIO_TEST_CEPH_CONF (somebody else's cluster); use DBFIO_CLUSTER_DIR/DBFIO_CLUSTER_PORT"
 need_cluster
 have_backend RBD || skip "configure found no librbd"
 IMG=rbdsnap-test-own
