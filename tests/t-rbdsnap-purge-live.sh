@@ -1,6 +1,6 @@
 #!/bin/bash
 # Description: rbdsnap snap_purge_stale=1 removes only snapshots of runs whose holder is gone, in the exact run-id format: with a live run (another fio writing, its snapshots held) and a SIGKILLed one on the image, a third run's purge leaves the live run's snapshots, removes the dead run's, and leaves look-alikes (<prefix>zzzzzzzz-1, <prefix>0123456-1, the dead run's id with a leading zero or another prefix); oracle rbd snap ls
-# Timeout: 240
+# Timeout: 300
 . "$(dirname "$0")/lib.sh"
 need_cluster
 have_backend RBD || skip "configure found no librbd"
@@ -33,8 +33,13 @@ for _ in $(seq 20); do D=$(runid dead); [ -n "$D" ] && break; sleep 0.5; done
 wait_snaps "$D" 2 || { kill -KILL $dpid; cat "$TMP/dead.err"; fail "the dead run made no snapshots"; }
 kill -KILL $dpid
 fio_wait $dpid dead KILL "$TMP/dead.err"
+# its watch on the image would hold every later snapshot call's notification
+# for ~30 s (the OSD cannot know it is dead): blocklisted, as rbd_rm does
+for w in $(rbd status -p rbd "$IMG" --format json | py json - "' '.join(w['address'] for w in d.get('watchers', []))"); do
+	timeout 30 ceph osd blocklist add "$w" 60 >/dev/null 2>&1
+done
 # a live run: two snapshots, held until it ends
-run live --runtime=90 --snap_interval=1 --snap_count=2
+run live --runtime=180 --snap_interval=1 --snap_count=2
 lpid=$pid
 at_exit "kill -KILL $lpid"
 for _ in $(seq 20); do L=$(runid live); [ -n "$L" ] && break; sleep 0.5; done
