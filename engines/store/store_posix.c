@@ -3,8 +3,8 @@
  * filesystem (local, ceph-fuse, ext4 on rbd-fuse, GlusterFS). Paths are
  * resolved against an O_PATH descriptor of the root directory, so a job's
  * files can never land outside it by accident of the working directory, and
- * beneath it through no symbolic link (beneath_open), so a link placed in
- * the directory can never make dbfio write or remove a file elsewhere.
+ * beneath it through no symbolic link (beneath), so a link placed in the
+ * directory can never make dbfio write or remove a file elsewhere.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,8 +16,6 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <linux/openat2.h>
-#include <sys/syscall.h>
 
 #include "store_posix.h"
 
@@ -260,61 +258,44 @@ void posix_base_exit(struct posix_base *pb)
 }
 
 /*
- * Open path beneath rootfd, through no symbolic link at any component
- * (dangling or not) and never above the root: openat2(2) with
- * RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS (ELOOP at a link, EXDEV at a '..'
- * that leaves). Without openat2 (Linux < 5.6): '..' components are refused
- * and the last component is opened with O_NOFOLLOW. -> fd or -errno.
+ * A name resolves beneath the root and through no symbolic link at any
+ * component (dangling or not): no '..' component and no absolute name
+ * (-EXDEV), no link at a directory on the way (-ELOOP; readlinkat(2) tells
+ * a link from anything else), and the last component is opened with
+ * O_NOFOLLOW or acted on by an *at call that does not follow it. The
+ * database's own call stays the one traced (openat, unlinkat, ...), as the
+ * strace comparisons with the real servers need; openat2's RESOLVE_BENEATH
+ * would change it. A link swapped in between the check and the call (a
+ * concurrent attacker, not a left-over) is not caught.
  */
-static int beneath_open(int rootfd, const char *path, int flags, mode_t mode)
+static int beneath(int rootfd, const char *path)
 {
-	struct open_how how = {
-		.flags = (unsigned int)flags | O_CLOEXEC | O_NOFOLLOW,
-		.mode = flags & O_CREAT ? mode : 0,
-		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS,
-	};
-	const char *p;
-	long fd;
+	const char *p, *slash;
+	char sub[PATH_MAX], c;
 
-	fd = syscall(SYS_openat2, rootfd, path, &how, sizeof(how));
-	if (fd >= 0)
-		return fd;
-	if (errno != ENOSYS)
-		return -errno;
+	if (*path == '/')
+		return -EXDEV;
 	for (p = path; p; p = strchr(p, '/') ? strchr(p, '/') + 1 : NULL)
 		if (!strncmp(p, "..", 2) && (!p[2] || p[2] == '/'))
 			return -EXDEV;
-	if (*path == '/')
-		return -EXDEV;
+	for (slash = strchr(path, '/'); slash; slash = strchr(slash + 1, '/')) {
+		if ((size_t)(slash - path) >= sizeof(sub))
+			return -ENAMETOOLONG;
+		snprintf(sub, sizeof(sub), "%.*s", (int)(slash - path), path);
+		if (readlinkat(rootfd, sub, &c, 1) >= 0)
+			return -ELOOP;
+	}
+	return 0;
+}
+
+static int beneath_open(int rootfd, const char *path, int flags, mode_t mode)
+{
+	int fd, ret = beneath(rootfd, path);
+
+	if (ret)
+		return ret;
 	fd = openat(rootfd, path, flags | O_CLOEXEC | O_NOFOLLOW, mode);
 	return fd < 0 ? -errno : fd;
-}
-
-/*
- * The directory path's last component lives in, opened beneath the root as
- * beneath_open does (or rootfd itself for a plain name), and that last
- * component: for the calls that act on a name (unlink, mkdir, rename).
- */
-static int beneath_parent(int rootfd, const char *path, const char **last)
-{
-	const char *slash = strrchr(path, '/');
-	char dir[PATH_MAX];
-
-	*last = slash ? slash + 1 : path;
-	if (!**last || !strcmp(*last, "..") || !strcmp(*last, "."))
-		return -EINVAL;
-	if (!slash)
-		return rootfd;
-	if ((size_t)(slash - path) >= sizeof(dir))
-		return -ENAMETOOLONG;
-	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
-	return beneath_open(rootfd, *dir ? dir : "/", O_PATH | O_DIRECTORY, 0);
-}
-
-static void parent_put(int rootfd, int dfd)
-{
-	if (dfd >= 0 && dfd != rootfd)
-		close(dfd);
 }
 
 int posix_open(struct store *s, const char *path, int flags, mode_t mode,
@@ -384,40 +365,32 @@ int posix_fsync(struct store *s, struct store_file *f, int datasync)
 	return fsync(f->fd) ? -errno : 0;
 }
 
-/* An *at call on path's last component in its parent, resolved beneath the root. */
-#define AT_PARENT(s, path, call)	({					\
-	const char *last_;							\
-	int dfd_ = beneath_parent(PB(s)->rootfd, (path), &last_), r_;		\
-	r_ = dfd_ < 0 ? dfd_ : (call) ? -errno : 0;				\
-	parent_put(PB(s)->rootfd, dfd_);					\
-	r_;									\
+/* An *at call on a name checked by beneath() (the call follows no last component). */
+#define AT_ROOT(s, path, call)	({					\
+	int r_ = beneath(PB(s)->rootfd, (path));			\
+	r_ ? r_ : (call) ? -errno : 0;					\
 })
 
 int posix_unlink(struct store *s, const char *path)
 {
-	return AT_PARENT(s, path, unlinkat(dfd_, last_, 0));
+	return AT_ROOT(s, path, unlinkat(PB(s)->rootfd, path, 0));
 }
 
 int posix_mkdir(struct store *s, const char *path, mode_t mode)
 {
-	return AT_PARENT(s, path, mkdirat(dfd_, last_, mode));
+	return AT_ROOT(s, path, mkdirat(PB(s)->rootfd, path, mode));
 }
 
 int posix_rmdir(struct store *s, const char *path)
 {
-	return AT_PARENT(s, path, unlinkat(dfd_, last_, AT_REMOVEDIR));
+	return AT_ROOT(s, path, unlinkat(PB(s)->rootfd, path, AT_REMOVEDIR));
 }
 
 int posix_rename(struct store *s, const char *from, const char *to)
 {
-	const char *lto;
-	int tfd = beneath_parent(PB(s)->rootfd, to, &lto), ret;
+	int ret = beneath(PB(s)->rootfd, to);
 
-	if (tfd < 0)
-		return tfd;
-	ret = AT_PARENT(s, from, renameat(dfd_, last_, tfd, lto));
-	parent_put(PB(s)->rootfd, tfd);
-	return ret;
+	return ret ? ret : AT_ROOT(s, from, renameat(PB(s)->rootfd, from, PB(s)->rootfd, to));
 }
 
 /* What a database does after creating or renaming a file: fsync the directory. */
