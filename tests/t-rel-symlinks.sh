@@ -63,6 +63,19 @@ check_victim ms
 ok "metastorm: a linked dbfio_ms_1 ($(grep -m1 . "$TMP/ms.err" || echo "no message"))"
 mkdir -p "$TMP/r30" && ln -s "$VICTIM/dir" "$TMP/r30/#innodb_redo"
 refused r30 "$TMP/r30" $REDO --innodb_redo_log_capacity=8m
+# fio's own file names (storeio): never above directory=, never through a link
+mkdir -p "$TMP/sio/d"
+ln -s "$VICTIM/file" "$TMP/sio/d/linked"
+for f in ../outside linked; do
+	c=storeio-$(echo "$f" | tr -c 'a-z' x)
+	run_fio "$c" --name="$c" --ioengine="external:$B/storeio.so" --directory="$TMP/sio/d" --filename="$f" \
+		--size=64k --bs=4k --rw=write && fail "storeio filename=$f: accepted"
+	grep -q "storeio: open(.*) failed: '$f' is \(outside the store's directory\|a symbolic link\)" "$TMP/$c.err" ||
+		{ cat "$TMP/$c.err"; fail "storeio filename=$f: no one-line refusal saying why"; }
+	[ ! -e "$TMP/sio/outside" ] || fail "storeio filename=$f: a file was made above directory="
+	check_victim "$c"
+	ok "storeio filename=$f refused: $(grep -m1 "storeio: open" "$TMP/$c.err")"
+done
 # log_prefix: a prefix of names in the directory, never a path out of it
 mkdir -p "$TMP/pfx/d"
 for p in ../ /tmp/ sub/; do

@@ -268,33 +268,45 @@ void posix_base_exit(struct posix_base *pb)
  * would change it. A link swapped in between the check and the call (a
  * concurrent attacker, not a left-over) is not caught.
  */
-static int beneath(int rootfd, const char *path)
+/* -ELOOP, and the account of it for store_strerror */
+static int linked(struct store *s, const char *name)
 {
+	store_set_error(s, -ELOOP, "'%s' is a symbolic link: dbfio follows no link in its "
+			"directory (remove it)", name);
+	return -ELOOP;
+}
+
+static int beneath(struct store *s, const char *path)
+{
+	int rootfd = PB(s)->rootfd;
 	const char *p, *slash;
 	char sub[PATH_MAX], c;
 
-	if (*path == '/')
-		return -EXDEV;
 	for (p = path; p; p = strchr(p, '/') ? strchr(p, '/') + 1 : NULL)
-		if (!strncmp(p, "..", 2) && (!p[2] || p[2] == '/'))
+		if (*path == '/' || (!strncmp(p, "..", 2) && (!p[2] || p[2] == '/'))) {
+			store_set_error(s, -EXDEV, "'%s' is outside the store's directory (an "
+					"absolute name or a '..'): dbfio writes only beneath it", path);
 			return -EXDEV;
+		}
 	for (slash = strchr(path, '/'); slash; slash = strchr(slash + 1, '/')) {
 		if ((size_t)(slash - path) >= sizeof(sub))
 			return -ENAMETOOLONG;
 		snprintf(sub, sizeof(sub), "%.*s", (int)(slash - path), path);
 		if (readlinkat(rootfd, sub, &c, 1) >= 0)
-			return -ELOOP;
+			return linked(s, sub);
 	}
 	return 0;
 }
 
-static int beneath_open(int rootfd, const char *path, int flags, mode_t mode)
+static int beneath_open(struct store *s, const char *path, int flags, mode_t mode)
 {
-	int fd, ret = beneath(rootfd, path);
+	int fd, ret = beneath(s, path);
 
 	if (ret)
 		return ret;
-	fd = openat(rootfd, path, flags | O_CLOEXEC | O_NOFOLLOW, mode);
+	fd = openat(PB(s)->rootfd, path, flags | O_CLOEXEC | O_NOFOLLOW, mode);
+	if (fd < 0 && errno == ELOOP)
+		return linked(s, path);
 	return fd < 0 ? -errno : fd;
 }
 
@@ -308,7 +320,7 @@ int posix_open(struct store *s, const char *path, int flags, mode_t mode,
 	if (s->cfg.direct && !(flags & STORE_O_BUFFERED))
 		flags |= O_DIRECT;
 	flags &= ~STORE_O_BUFFERED;
-	fd = beneath_open(PB(s)->rootfd, path, flags, mode);
+	fd = beneath_open(s, path, flags, mode);
 	if (fd < 0)
 		return fd;
 	f = malloc(sizeof(*f));
@@ -367,7 +379,7 @@ int posix_fsync(struct store *s, struct store_file *f, int datasync)
 
 /* An *at call on a name checked by beneath() (the call follows no last component). */
 #define AT_ROOT(s, path, call)	({					\
-	int r_ = beneath(PB(s)->rootfd, (path));			\
+	int r_ = beneath((s), (path));			\
 	r_ ? r_ : (call) ? -errno : 0;					\
 })
 
@@ -388,7 +400,7 @@ int posix_rmdir(struct store *s, const char *path)
 
 int posix_rename(struct store *s, const char *from, const char *to)
 {
-	int ret = beneath(PB(s)->rootfd, to);
+	int ret = beneath(s, to);
 
 	return ret ? ret : AT_ROOT(s, from, renameat(PB(s)->rootfd, from, PB(s)->rootfd, to));
 }
@@ -398,7 +410,7 @@ int posix_dirsync(struct store *s, const char *path)
 {
 	int fd, ret = 0;
 
-	fd = beneath_open(PB(s)->rootfd, path && *path ? path : ".", O_RDONLY | O_DIRECTORY, 0);
+	fd = beneath_open(s, path && *path ? path : ".", O_RDONLY | O_DIRECTORY, 0);
 	if (fd < 0)
 		return fd;
 	if (fsync(fd))
