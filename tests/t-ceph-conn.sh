@@ -1,6 +1,11 @@
 #!/bin/bash
-# Description: one Ceph connection module: storeio store=rbd (the monitor given by ceph_conf=), store=cephfs and rbdsnap (by CEPH_CONF) give up on an unreachable monitor within the same bound (30..45 s) with the same line shape; one fio with two rbd jobs and an rbdsnap job holds one monitor session, one with cephfs jobs on three roots (two engines) one too (counted by the monitor: ceph tell mon.* sessions)
+# Description: one Ceph connection module: rbd, cephfs and rbdsnap give up on a dead monitor alike; one session per fio
 # Timeout: 240
+# In full: one Ceph connection module: storeio store=rbd (the monitor given by ceph_conf=),
+# store=cephfs and rbdsnap (by CEPH_CONF) give up on an unreachable monitor within the same bound
+# (30..45 s) with the same line shape; one fio with two rbd jobs and an rbdsnap job holds one monitor
+# session, one with cephfs jobs on three roots (two engines) one too (counted by the monitor: ceph
+# tell mon.* sessions)
 . "$(dirname "$0")/lib.sh"
 need_cluster
 have_backend RBD || skip "rbd backend not built"

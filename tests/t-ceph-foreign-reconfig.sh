@@ -1,6 +1,9 @@
 #!/bin/bash
-# Description: a test that reconfigures a Ceph cluster (OSD settings: osd_slow_op_history, injectargs, config set) runs only on the project's own cluster: pointed at DBFIO_TEST_CEPH_CONF (somebody else's; here an unreachable one) each skips (exit 77) with a reason naming it, before any Ceph call
+# Description: a test that reconfigures Ceph skips (77) on a cluster not the project's own, before any Ceph call
 # Timeout: 120
+# In full: a test that reconfigures a Ceph cluster (OSD settings: osd_slow_op_history, injectargs,
+# config set) runs only on the project's own cluster: pointed at DBFIO_TEST_CEPH_CONF (somebody
+# else's; here an unreachable one) each skips (exit 77) with a reason naming it, before any Ceph call
 . "$(dirname "$0")/lib.sh"
 # somebody else's cluster, unreachable and without a key: any Ceph call fails at once
 cat >"$TMP/foreign.conf" <<CONF

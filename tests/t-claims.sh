@@ -1,5 +1,9 @@
 #!/bin/bash
-# Description: claim verdicts (tools/experiment.d/claims.py) on fixtures: reproduced, direction only, reversed (a page without its explanation for "reversed" is refused), not attempted, thresholds, pivots other than 1 (a reversed growth claim), the geometric middle of two repeats, a spread across the pivot; the four claim files load; seed 000's replicated-cluster claims on hand-made figures
+# Description: claim verdicts (tools/experiment.d/claims.py) on fixtures: reproduced, direction only, reversed
+# In full: claim verdicts (tools/experiment.d/claims.py) on fixtures: reproduced, direction only,
+# reversed (a page without its explanation for "reversed" is refused), not attempted, thresholds,
+# pivots other than 1 (a reversed growth claim), the geometric middle of two repeats, a spread across
+# the pivot; the four claim files load; seed 000's replicated-cluster claims on hand-made figures
 . "$(dirname "$0")/lib.sh"
 cd "$REPO" || fail "no repo"
 cat >"$TMP/fix.json" <<'JSON'

@@ -1,5 +1,8 @@
 #!/bin/bash
-# Description: tools/cluster up on a running cluster whose osd_op_complaint_time differs (make demo / make results leave it at 2 s): the cluster is accepted and the OSD runs with the time asked (osd.0's admin socket), in both orders; another profile is still refused
+# Description: tools/cluster up accepts a running cluster whose osd_op_complaint_time differs and applies the time asked
+# In full: tools/cluster up on a running cluster whose osd_op_complaint_time differs (make demo / make
+# results leave it at 2 s): the cluster is accepted and the OSD runs with the time asked (osd.0's
+# admin socket), in both orders; another profile is still refused
 . "$(dirname "$0")/lib.sh"
 need_cluster
 CL=$REPO/tools/cluster

@@ -1,6 +1,10 @@
 #!/bin/bash
-# Description: tools/cluster profiles: seed003 (FileStore on a throttled loop device, write-through cache) and replicated (3 OSDs, size 3, message delay) each come up HEALTH_OK as described and go away without leftovers (process, mount, loop device, blkio limit); another profile over a running one is refused; the project's own cluster is the default (one BlueStore OSD, size 1, no loop device)
+# Description: tools/cluster profiles seed003 and replicated come up HEALTH_OK and go away without leftovers
 # Timeout: 600
+# In full: tools/cluster profiles: seed003 (FileStore on a throttled loop device, write-through cache)
+# and replicated (3 OSDs, size 3, message delay) each come up HEALTH_OK as described and go away
+# without leftovers (process, mount, loop device, blkio limit); another profile over a running one is
+# refused; the project's own cluster is the default (one BlueStore OSD, size 1, no loop device)
 . "$(dirname "$0")/lib.sh"
 command -v ceph-osd >/dev/null || skip "no ceph-osd (tools/deps)"
 # default: the project's own cluster (what need_cluster brings up), unchanged - one

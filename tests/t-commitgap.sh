@@ -1,6 +1,9 @@
 #!/bin/bash
-# Description: tools/commitgap refuses bad arguments in one line naming the argument and the value (--seconds/--rounds/--scale/--rows below 1, a --db other than postgres or mariadb, a profile without cpu_per_stmt=), exit non-zero, before any server is started (no data directory left under --dir)
+# Description: tools/commitgap refuses bad arguments in one line naming the argument and the value
 # Timeout: 60
+# In full: tools/commitgap refuses bad arguments in one line naming the argument and the value
+# (--seconds/--rounds/--scale/--rows below 1, a --db other than postgres or mariadb, a profile without
+# cpu_per_stmt=), exit non-zero, before any server is started (no data directory left under --dir)
 . "$(dirname "$0")/lib.sh"
 CG=$REPO/tools/commitgap
 mkdir -p "$TMP/dir"

@@ -1,6 +1,8 @@
 #!/bin/bash
-# Description: tools/dbtrace: real PostgreSQL pgbench, MariaDB DDL and both databases' INSERTs traced by file role, everything cleaned up
+# Description: tools/dbtrace: real PostgreSQL pgbench, MariaDB DDL and both databases' INSERTs traced by file role
 # Timeout: 240
+# In full: tools/dbtrace: real PostgreSQL pgbench, MariaDB DDL and both databases' INSERTs traced by
+# file role, everything cleaned up
 . "$(dirname "$0")/lib.sh"
 DBTRACE=$REPO/tools/dbtrace
 [ "$(id -u)" = 0 ] || skip "tools/dbtrace needs root"

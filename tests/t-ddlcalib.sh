@@ -1,6 +1,9 @@
 #!/bin/bash
-# Description: tools/ddlcalib runs real CREATE/DROP TABLE and INSERT on PostgreSQL 15 and MariaDB 10.11 briefly and writes a metastorm profile (rtt, ddl_cpu per DDL type) that a job includes; nothing left behind; bad arguments refused in one line
+# Description: tools/ddlcalib runs real DDL on PostgreSQL 15 and MariaDB 10.11 and writes a metastorm profile
 # Timeout: 300
+# In full: tools/ddlcalib runs real CREATE/DROP TABLE and INSERT on PostgreSQL 15 and MariaDB 10.11
+# briefly and writes a metastorm profile (rtt, ddl_cpu per DDL type) that a job includes; nothing left
+# behind; bad arguments refused in one line
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || skip "needs root (runs postgres as user postgres)"
 [ -x /usr/lib/postgresql/15/bin/postgres ] && command -v mariadbd >/dev/null ||

@@ -1,6 +1,9 @@
 #!/bin/bash
-# Description: tools/demo --out DIR removes only a directory it made (its marker inside), an empty or a new one: a directory with a sentinel file, or a symlink to one, is refused in one line before anything runs and the sentinel survives (md5sum); a marked directory is emptied and marked again
+# Description: tools/demo --out DIR removes only a directory it made (its marker inside), an empty or a new one
 # Timeout: 60
+# In full: tools/demo --out DIR removes only a directory it made (its marker inside), an empty or a
+# new one: a directory with a sentinel file, or a symlink to one, is refused in one line before
+# anything runs and the sentinel survives (md5sum); a marked directory is emptied and marked again
 . "$(dirname "$0")/lib.sh"
 DEMO=$REPO/tools/demo
 # a cluster directory that cannot be made: tools/cluster up fails at once, so

@@ -1,6 +1,10 @@
 #!/bin/bash
-# Description: make demo's profile (tools/experiment --demo): one run per point with the DEMO marker on the output and the page and the claims recapped at the end (seed 002, local only); seed 003's demo figures from a hand-made SNAPS=3-only sidecar: the first snapshot's create stands for the SNAPS=1 run, CoW at 1 and 5 snapshots
+# Description: make demo's profile (tools/experiment --demo): one run per point, DEMO marker, claims recapped
 # Timeout: 300
+# In full: make demo's profile (tools/experiment --demo): one run per point with the DEMO marker on
+# the output and the page and the claims recapped at the end (seed 002, local only); seed 003's demo
+# figures from a hand-made SNAPS=3-only sidecar: the first snapshot's create stands for the SNAPS=1
+# run, CoW at 1 and 5 snapshots
 . "$(dirname "$0")/lib.sh"
 cd "$REPO" || fail "no repo"
 

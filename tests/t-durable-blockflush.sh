@@ -1,6 +1,9 @@
 #!/bin/bash
-# Description: durability oracle from the block layer: redolog (fsync and fdatasync flavors) and storeio fdatasync=1 on posix, uring and aio, on a scratch ext4 over a loop device: the device's flush counter rises by at least the flushes each run claims
+# Description: durability oracle from the block layer: redolog (fsync and fdatasync flavors) and storeio fdatasync=1 on posix
 # Timeout: 240
+# In full: durability oracle from the block layer: redolog (fsync and fdatasync flavors) and storeio
+# fdatasync=1 on posix, uring and aio, on a scratch ext4 over a loop device: the device's flush
+# counter rises by at least the flushes each run claims
 . "$(dirname "$0")/lib.sh"
 . "$REPO/tests/loopfs.sh"
 loopfs_up 128

@@ -1,6 +1,8 @@
 #!/bin/bash
-# Description: durability oracle from strace: redolog and storeio on store=posix make at least one fsync/fdatasync system call per flush they claim
+# Description: durability oracle from strace: redolog and storeio on posix make an fsync/fdatasync per flush they claim
 # Timeout: 120
+# In full: durability oracle from strace: redolog and storeio on store=posix make at least one
+# fsync/fdatasync system call per flush they claim
 . "$(dirname "$0")/lib.sh"
 command -v strace >/dev/null || skip "no strace"
 [ "${SANITIZE:-0}" = 1 ] && skip "strace of the ASan-preloaded fio: not meaningful"

@@ -1,6 +1,9 @@
 #!/bin/bash
-# Description: fio --enghelp shows every engine option's range or choices, and the installed fio's own parser refuses a value just outside each (non-zero exit, "fio: failed parsing NAME=VALUE") and takes the limits themselves
+# Description: fio --enghelp shows every engine option's range or choices, and fio's parser enforces them
 # Timeout: 600
+# In full: fio --enghelp shows every engine option's range or choices, and the installed fio's own
+# parser refuses a value just outside each (non-zero exit, "fio: failed parsing NAME=VALUE") and takes
+# the limits themselves
 . "$(dirname "$0")/lib.sh"
 # The oracle is fio's parser (parse.c of the installed fio), reached through
 # --enghelp and --parse-only; nothing here reads dbfio's option tables.

@@ -1,5 +1,8 @@
 #!/bin/bash
-# Description: every engine exports only 'ioengine', lists its options, and the installed fio (not the headers it was built from) loads it and runs a 1-I/O job through it with the bytes, offset and options where fio put them
+# Description: every engine exports only 'ioengine', lists its options and runs a 1-I/O job under the installed fio
+# In full: every engine exports only 'ioengine', lists its options, and the installed fio (not the
+# headers it was built from) loads it and runs a 1-I/O job through it with the bytes, offset and
+# options where fio put them
 . "$(dirname "$0")/lib.sh"
 n=0
 # libdbfio.so, the store layer every engine links: one copy per process. Its

@@ -1,5 +1,9 @@
 #!/bin/bash
-# Description: every engine refuses, in one line naming itself, the two fio modes that run its hooks outside the job's thread: io_submit_mode=offload (fio's workers run init/queue/cleanup on copies of the job, cleanup without td->eo) and create_serialize=0 (setup after init, in a forked process); no crash
+# Description: every engine refuses, in one line naming itself, the two fio modes that run its hooks outside the job's thread
+# In full: every engine refuses, in one line naming itself, the two fio modes that run its hooks
+# outside the job's thread: io_submit_mode=offload (fio's workers run init/queue/cleanup on copies of
+# the job, cleanup without td->eo) and create_serialize=0 (setup after init, in a forked process); no
+# crash
 . "$(dirname "$0")/lib.sh"
 D=$TMP/d; mkdir -p "$D"
 n=0

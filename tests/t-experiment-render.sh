@@ -1,5 +1,9 @@
 #!/bin/bash
-# Description: tools/experiment --render: a run that stopped at its claims (a reversed claim without a "reversed" explanation) keeps its measurements; --render refuses again while the explanation is missing, then writes the page from them once the claim file has it (the page shows the text, the pending file goes, OUT/README.md counts the claims)
+# Description: tools/experiment --render keeps a run stopped at its claims and writes the page once explained
+# In full: tools/experiment --render: a run that stopped at its claims (a reversed claim without a
+# "reversed" explanation) keeps its measurements; --render refuses again while the explanation is
+# missing, then writes the page from them once the claim file has it (the page shows the text, the
+# pending file goes, OUT/README.md counts the claims)
 . "$(dirname "$0")/lib.sh"
 C=$TMP/claims OUT=$TMP/out
 mkdir -p "$C" "$OUT"

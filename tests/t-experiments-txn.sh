@@ -1,6 +1,10 @@
 #!/bin/bash
-# Description: seed 001 and seed 000's sysbench table on the txn engine, short, local only (no Ceph): seed 001's page gives tx/s per connection count as the median of fio's own JSON over 2 repeats, its ext4-on-RBD claims are 'not attempted' with the reason; seed 000's oltp job runs oltp_read_write with the MariaDB profile and the page shows it
+# Description: seed 001 and seed 000's sysbench table on the txn engine, short, local only (no Ceph)
 # Timeout: 300
+# In full: seed 001 and seed 000's sysbench table on the txn engine, short, local only (no Ceph): seed
+# 001's page gives tx/s per connection count as the median of fio's own JSON over 2 repeats, its
+# ext4-on-RBD claims are 'not attempted' with the reason; seed 000's oltp job runs oltp_read_write
+# with the MariaDB profile and the page shows it
 . "$(dirname "$0")/lib.sh"
 cd "$REPO" || fail "no repo"
 [ -f "$B/txn.so" ] || fail "build/txn.so is not built (make)"

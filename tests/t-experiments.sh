@@ -1,6 +1,8 @@
 #!/bin/bash
-# Description: curated experiments: every jobs/seed00N-*.fio parses, names its seed and documents its variables; seed 002 short end to end
+# Description: curated experiments: every jobs/seed00N-*.fio parses, names its seed and documents its variables
 # Timeout: 180
+# In full: curated experiments: every jobs/seed00N-*.fio parses, names its seed and documents its
+# variables; seed 002 short end to end
 . "$(dirname "$0")/lib.sh"
 cd "$REPO" || fail "no repo"
 seeds="000_c7dd31c7683102f1.txt 001_bf2b4400e01b8439.txt 002_336a0d952161dbe4.txt 003_60e70602d5e8033c.txt"

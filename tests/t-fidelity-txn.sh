@@ -1,6 +1,10 @@
 #!/bin/bash
-# Description: fidelity's txn rows: verdicts on hand-computed figures (absolute tps on local within 25%; a ratio within 15% or the real database's round-to-round spread where wider), then a tiny real sysbench oltp_read_write (MariaDB) vs txn-sysbench.fio run whose row carries both figures and a verdict that agrees with them
+# Description: fidelity's txn rows: verdicts on hand-computed figures
 # Timeout: 300
+# In full: fidelity's txn rows: verdicts on hand-computed figures (absolute tps on local within 25%; a
+# ratio within 15% or the real database's round-to-round spread where wider), then a tiny real
+# sysbench oltp_read_write (MariaDB) vs txn-sysbench.fio run whose row carries both figures and a
+# verdict that agrees with them
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || skip "tools/fidelity needs root (tools/dbtrace)"
 

@@ -1,6 +1,8 @@
 #!/bin/bash
-# Description: fidelity: dbfio's calibrated jobs make the real database's syscall mix (strace, per call type and file role, within 10%) on an unseen workload
+# Description: fidelity: dbfio's calibrated jobs make the real database's syscall mix (within 10%) on an unseen workload
 # Timeout: 300
+# In full: fidelity: dbfio's calibrated jobs make the real database's syscall mix (strace, per call
+# type and file role, within 10%) on an unseen workload
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || skip "tools/fidelity needs root (tools/dbtrace)"
 command -v strace >/dev/null || skip "strace is not installed"

@@ -1,6 +1,8 @@
 #!/bin/bash
-# Description: tools/gluster: up, write+fsync+read on the replica-2 mount, set/get an option, one brick down and back (healed), status, down leaves nothing behind
+# Description: tools/gluster: up, write+fsync+read on the replica-2 mount, options, a brick down and healed, down is clean
 # Timeout: 240
+# In full: tools/gluster: up, write+fsync+read on the replica-2 mount, set/get an option, one brick
+# down and back (healed), status, down leaves nothing behind
 . "$(dirname "$0")/lib.sh"
 GL=$REPO/tools/gluster
 export DBFIO_GLUSTER_DIR=$TMP/gluster

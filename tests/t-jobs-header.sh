@@ -1,6 +1,9 @@
 #!/bin/bash
-# Description: the "# Run:" command in a job file's header runs verbatim under plain fio from another directory, with the engines from build/ and after make install; sidecars land in that directory, never in /
+# Description: the "# Run:" command in a job file's header runs verbatim under plain fio from another directory
 # Timeout: 420
+# In full: the "# Run:" command in a job file's header runs verbatim under plain fio from another
+# directory, with the engines from build/ and after make install; sidecars land in that directory,
+# never in /
 . "$(dirname "$0")/lib.sh"
 cd "$REPO" || fail "no repo"
 # Every seed job and pgpage job carries a Run line (others: when they have one).

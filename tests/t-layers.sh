@@ -1,5 +1,7 @@
 #!/bin/bash
-# Description: layering: engines/store/ is the store layer (fio-free); no file outside it names a backend kind (STORE_RBD...) or includes a backend's header; every engine lives in its own folder
+# Description: layering: engines/store/ is the store layer (fio-free); no file outside it names a backend kind
+# In full: layering: engines/store/ is the store layer (fio-free); no file outside it names a backend
+# kind (STORE_RBD...) or includes a backend's header; every engine lives in its own folder
 . "$(dirname "$0")/lib.sh"
 # engines/store/: the store layer and its backends (no fio header);
 # engines/glue/: the fio glue; engines/<engine>/: one engine each.

@@ -1,6 +1,9 @@
 #!/bin/bash
-# Description: logverify shares no code with the engine (no engines/ header, no store layer linked) and finds a flipped byte in the first and the last acknowledged record and a truncated log file of real mysql and postgres redolog runs, passing the untouched runs
+# Description: logverify shares no code with the engine and finds flipped bytes and truncation in real redolog runs
 # Timeout: 120
+# In full: logverify shares no code with the engine (no engines/ header, no store layer linked) and
+# finds a flipped byte in the first and the last acknowledged record and a truncated log file of real
+# mysql and postgres redolog runs, passing the untouched runs
 . "$(dirname "$0")/lib.sh"
 E=$B/redolog.so
 LV=$B/logverify

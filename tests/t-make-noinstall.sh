@@ -1,6 +1,8 @@
 #!/bin/bash
-# Description: plain make, ./configure, make install/clean/distclean never call apt-get or dpkg (make without a configuration stops with one line); make -n check still reaches tools/deps
+# Description: plain make, ./configure, make install/clean/distclean never call apt-get or dpkg
 # Timeout: 600
+# In full: plain make, ./configure, make install/clean/distclean never call apt-get or dpkg (make
+# without a configuration stops with one line); make -n check still reaches tools/deps
 . "$(dirname "$0")/lib.sh"
 
 # The oracle: apt-get, apt, dpkg and dpkg-query shadowed on PATH by a script

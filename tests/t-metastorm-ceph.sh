@@ -1,6 +1,8 @@
 #!/bin/bash
-# Description: metastorm on the cluster: store=cephfs (libcephfs) and posix on ceph-fuse make the same calls as local posix; foreign names refused
+# Description: metastorm on the cluster: store=cephfs (libcephfs) and posix on ceph-fuse make the same calls as local posix
 # Timeout: 300
+# In full: metastorm on the cluster: store=cephfs (libcephfs) and posix on ceph-fuse make the same
+# calls as local posix; foreign names refused
 . "$(dirname "$0")/lib.sh"
 [ -f "$B/metastorm.so" ] || fail "build/metastorm.so is missing (run make)"
 have_backend LIBCEPHFS || skip "libcephfs backend not built"

@@ -1,6 +1,9 @@
 #!/bin/bash
-# Description: metastorm's non-storage time: cpu_per_stmt / ddl_cpu are burned as CPU time (the fio process's user+sys time from wait4 grows by statements x value), rtt is slept (no CPU, adds rtt to fio's clat); the shipped profiles load; bad values refused in one line
+# Description: metastorm's non-storage time: cpu_per_stmt / ddl_cpu are burned as CPU time
 # Timeout: 240
+# In full: metastorm's non-storage time: cpu_per_stmt / ddl_cpu are burned as CPU time (the fio
+# process's user+sys time from wait4 grows by statements x value), rtt is slept (no CPU, adds rtt to
+# fio's clat); the shipped profiles load; bad values refused in one line
 . "$(dirname "$0")/lib.sh"
 E=$B/metastorm.so
 [ -f "$E" ] || fail "build/metastorm.so is missing (run make)"

@@ -1,6 +1,8 @@
 #!/bin/bash
-# Description: metastorm on posix: foreign prefixed files stop it and survive, keep=1 leaves the model's directory state, bad options refused, direct=1 refused naming the option and O_DIRECT
+# Description: metastorm on posix: foreign prefixed files stop it and survive, keep=1 leaves the model's directory state
 # Timeout: 120
+# In full: metastorm on posix: foreign prefixed files stop it and survive, keep=1 leaves the model's
+# directory state, bad options refused, direct=1 refused naming the option and O_DIRECT
 . "$(dirname "$0")/lib.sh"
 [ -f "$B/metastorm.so" ] || fail "build/metastorm.so is missing (run make)"
 ms() { "$FIO" --ioengine="external:$B/metastorm.so" "$@"; }

@@ -1,6 +1,8 @@
 #!/bin/bash
-# Description: metastorm: its per-syscall counts, per phase (DDL type, setup, alter_copy, checkpoint, cleanup) and in all, equal what strace sees under the test directory, every flavor
+# Description: metastorm: its per-syscall counts, per phase (DDL type, setup, alter_copy, checkpoint, cleanup) and in all
 # Timeout: 120
+# In full: metastorm: its per-syscall counts, per phase (DDL type, setup, alter_copy, checkpoint,
+# cleanup) and in all, equal what strace sees under the test directory, every flavor
 . "$(dirname "$0")/lib.sh"
 command -v strace >/dev/null || skip "strace is not installed"
 [ -f "$B/metastorm.so" ] || fail "build/metastorm.so is missing (run make)"

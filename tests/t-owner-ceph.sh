@@ -1,6 +1,8 @@
 #!/bin/bash
-# Description: on CephFS through libcephfs, redolog and pgpage refuse a foreign ib_logfile0 / WAL segment / relation file (fio verify of the foreign file passes afterwards); unlink=1 leaves nothing
+# Description: on CephFS through libcephfs, redolog and pgpage refuse a foreign ib_logfile0 / WAL segment / relation file
 # Timeout: 300
+# In full: on CephFS through libcephfs, redolog and pgpage refuse a foreign ib_logfile0 / WAL segment
+# / relation file (fio verify of the foreign file passes afterwards); unlink=1 leaves nothing
 . "$(dirname "$0")/lib.sh"
 need_cluster
 have_backend LIBCEPHFS || skip "cephfs backend not built"

@@ -1,5 +1,8 @@
 #!/bin/bash
-# Description: redolog and pgpage never overwrite a database's file they did not create (ib_logfile0, WAL segment, #ib_redo, relation): one line naming it, checksum unchanged; SIGKILL then rerun works; unlink=1 leaves no file
+# Description: redolog and pgpage never overwrite a database's file they did not create (ib_logfile0, WAL segment, #ib_redo, relation)
+# In full: redolog and pgpage never overwrite a database's file they did not create (ib_logfile0, WAL
+# segment, #ib_redo, relation): one line naming it, checksum unchanged; SIGKILL then rerun works;
+# unlink=1 leaves no file
 . "$(dirname "$0")/lib.sh"
 RL="--ioengine=external:$B/redolog.so --bs=4k --rw=write"
 PG="--ioengine=external:$B/pgpage.so --relations=2 --relation_size=8m --segment_size=4m --bs=8k --rw=randwrite --checkpoint_timeout=1"

@@ -1,6 +1,9 @@
 #!/bin/bash
-# Description: pgpage on cephfs (libcephfs), ceph-fuse and rbd against the project's cluster: verify=crc32c passes with the checkpointer running; checkpoints fsync exactly the dirtied segments (strace on ceph-fuse, the files that exist on libcephfs)
+# Description: pgpage on cephfs (libcephfs), ceph-fuse and rbd against the project's cluster
 # Timeout: 300
+# In full: pgpage on cephfs (libcephfs), ceph-fuse and rbd against the project's cluster:
+# verify=crc32c passes with the checkpointer running; checkpoints fsync exactly the dirtied segments
+# (strace on ceph-fuse, the files that exist on libcephfs)
 . "$(dirname "$0")/lib.sh"
 need_mounts
 ENG="external:$B/pgpage.so"

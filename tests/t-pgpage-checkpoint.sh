@@ -1,6 +1,8 @@
 #!/bin/bash
-# Description: pgpage checkpointer: each checkpoint fsyncs exactly the segments dirtied since the last one; fsyncs recorded as fio sync latency; writeback hints issued
+# Description: pgpage checkpointer: each checkpoint fsyncs exactly the segments dirtied since the last one
 # Timeout: 120
+# In full: pgpage checkpointer: each checkpoint fsyncs exactly the segments dirtied since the last
+# one; fsyncs recorded as fio sync latency; writeback hints issued
 . "$(dirname "$0")/lib.sh"
 ENG="external:$B/pgpage.so"
 # 2 relations of 16 pages in segments of 4 pages: 8 segment files

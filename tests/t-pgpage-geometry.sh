@@ -1,5 +1,7 @@
 #!/bin/bash
-# Description: pgpage geometry in 64 bits: impossible sizes refused in one line (no SIGFPE), a page past 2^32 pages lands in the right segment (CephFS, read back by fio's verify=pattern through storeio)
+# Description: pgpage geometry in 64 bits: impossible sizes refused in one line (no SIGFPE)
+# In full: pgpage geometry in 64 bits: impossible sizes refused in one line (no SIGFPE), a page past
+# 2^32 pages lands in the right segment (CephFS, read back by fio's verify=pattern through storeio)
 . "$(dirname "$0")/lib.sh"
 ENG="external:$B/pgpage.so"
 # refuse OPT ARGS...: fio fails with one line naming OPT, not a crash

@@ -1,6 +1,9 @@
 #!/bin/bash
-# Description: pgpage example jobs (2 s each) under strace: fio's page counts are the job thread's page-sized preads/pwrites on relation files, the shutdown checkpoint fsyncs exactly the segments written; pgpage + redolog flavor=postgres as two jobs: WAL flushes are fdatasyncs of WAL segments
+# Description: pgpage example jobs under strace: fio's page counts are real page I/O; the shutdown checkpoint syncs exactly
 # Timeout: 120
+# In full: pgpage example jobs (2 s each) under strace: fio's page counts are the job thread's
+# page-sized preads/pwrites on relation files, the shutdown checkpoint fsyncs exactly the segments
+# written; pgpage + redolog flavor=postgres as two jobs: WAL flushes are fdatasyncs of WAL segments
 . "$(dirname "$0")/lib.sh"
 command -v strace >/dev/null || skip "strace is not installed"
 # run where the job files' relative sidecars (checkpoint_log) may land: $TMP

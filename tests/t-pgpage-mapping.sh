@@ -1,5 +1,7 @@
 #!/bin/bash
-# Description: pgpage: block N of relation R lands in <relfilenode+R>[.segment] at the expected offset; bad options refused in one line; verify=crc32c passes on posix/uring/aio
+# Description: pgpage: block N of relation R lands in <relfilenode+R>[.segment] at the expected offset; bad options refused in one line
+# In full: pgpage: block N of relation R lands in <relfilenode+R>[.segment] at the expected offset;
+# bad options refused in one line; verify=crc32c passes on posix/uring/aio
 . "$(dirname "$0")/lib.sh"
 ENG="external:$B/pgpage.so"
 # 3 relations of 256 KiB (32 pages of 8 KiB) in 64 KiB segments (8 pages)

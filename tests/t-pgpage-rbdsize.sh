@@ -1,6 +1,9 @@
 #!/bin/bash
-# Description: pgpage on store=rbd checks the geometry against the existing image's real size, not rbd_size: a too small image is refused at start-up in one line, a large one runs whatever rbd_size says
+# Description: pgpage on store=rbd checks the geometry against the existing image's real size, not rbd_size
 # Timeout: 300
+# In full: pgpage on store=rbd checks the geometry against the existing image's real size, not
+# rbd_size: a too small image is refused at start-up in one line, a large one runs whatever rbd_size
+# says
 . "$(dirname "$0")/lib.sh"
 need_cluster
 have_backend RBD || skip "rbd backend not built"

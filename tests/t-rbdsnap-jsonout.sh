@@ -1,6 +1,10 @@
 #!/bin/bash
-# Description: engine warnings (rbdsnap: initial rbd_flush failed, rbd_cache not turned off for direct=1, stale-snapshot scan failed, snap_json not writable; storeio: lat_json not writable) go to stderr with their cause, never into fio's --output file: the JSON still parses (failures injected by an LD_PRELOAD shim)
+# Description: engine warnings go to stderr with their cause, never into fio's --output file: the JSON still parses
 # Timeout: 120
+# In full: engine warnings (rbdsnap: initial rbd_flush failed, rbd_cache not turned off for direct=1,
+# stale-snapshot scan failed, snap_json not writable; storeio: lat_json not writable) go to stderr
+# with their cause, never into fio's --output file: the JSON still parses (failures injected by an
+# LD_PRELOAD shim)
 . "$(dirname "$0")/lib.sh"
 need_cluster
 have_backend RBD || skip "configure found no librbd"

@@ -1,6 +1,9 @@
 #!/bin/bash
-# Description: rbdsnap: the last phase ('after') ends where fio stopped issuing, not after fio's wait for the I/Os in flight (librbd QoS at 25 IOPS, 16 in flight: a 0.6 s wait) (oracle: fio's own latency log, issue = completion - latency)
+# Description: rbdsnap: the last phase ('after') ends where fio stopped issuing, not after fio's wait for the I/Os in flight
 # Timeout: 180
+# In full: rbdsnap: the last phase ('after') ends where fio stopped issuing, not after fio's wait for
+# the I/Os in flight (librbd QoS at 25 IOPS, 16 in flight: a 0.6 s wait) (oracle: fio's own latency
+# log, issue = completion - latency)
 . "$(dirname "$0")/lib.sh"
 need_cluster
 have_backend RBD || skip "configure found no librbd"

@@ -1,6 +1,10 @@
 #!/bin/bash
-# Description: rbdsnap snap_every on a job that cannot complete that many I/Os (number_ios, size/bs) is refused at setup in one line; a schedule whose first snapshot comes after the job's end warns in one stderr line and the phase table and snap_json say no snapshot was taken (rbd snap ls: none); a schedule that fires does not warn
+# Description: rbdsnap snap_every on a job that cannot complete that many I/Os (number_ios, size/bs) is refused at setup in one line
 # Timeout: 180
+# In full: rbdsnap snap_every on a job that cannot complete that many I/Os (number_ios, size/bs) is
+# refused at setup in one line; a schedule whose first snapshot comes after the job's end warns in one
+# stderr line and the phase table and snap_json say no snapshot was taken (rbd snap ls: none); a
+# schedule that fires does not warn
 . "$(dirname "$0")/lib.sh"
 need_cluster
 have_backend RBD || skip "configure found no librbd"

@@ -1,6 +1,10 @@
 #!/bin/bash
-# Description: rbdsnap: reading the OSDs' slow-op histories (osd_slow_ops) does not stall the health polls - with osd.0 hung (SIGSTOP: not marked down, its commands unanswered) for 6 s mid-run (well under the PGs' 16 s read lease) the sidecar still has a health sample in most seconds of the outage (1 s interval), and fio ends within runtime + a bound
+# Description: rbdsnap: reading the OSDs' slow-op histories does not stall the health polls while an OSD hangs
 # Timeout: 300
+# In full: rbdsnap: reading the OSDs' slow-op histories (osd_slow_ops) does not stall the health polls
+# - with osd.0 hung (SIGSTOP: not marked down, its commands unanswered) for 6 s mid-run (well under
+# the PGs' 16 s read lease) the sidecar still has a health sample in most seconds of the outage (1 s
+# interval), and fio ends within runtime + a bound
 . "$(dirname "$0")/lib.sh"
 . "$REPO/tests/lib-fault.sh"
 need_own_cluster

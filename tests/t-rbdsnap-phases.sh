@@ -1,6 +1,9 @@
 #!/bin/bash
-# Description: rbdsnap: an I/O belongs to the phase it was issued in - the writes a snapshot create stalls are booked to "creating snapN" (four creates, paced writer) (oracle: fio's own per-I/O latency log), and 'after' is reached (snap_after)
+# Description: rbdsnap: an I/O belongs to the phase it was issued in (oracle: fio's own per-I/O latency log)
 # Timeout: 180
+# In full: rbdsnap: an I/O belongs to the phase it was issued in - the writes a snapshot create stalls
+# are booked to "creating snapN" (four creates, paced writer) (oracle: fio's own per-I/O latency log),
+# and 'after' is reached (snap_after)
 . "$(dirname "$0")/lib.sh"
 need_cluster
 have_backend RBD || skip "configure found no librbd"

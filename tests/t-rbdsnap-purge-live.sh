@@ -1,6 +1,11 @@
 #!/bin/bash
-# Description: rbdsnap snap_purge_stale=1 removes only snapshots of runs whose holder is gone, in the exact run-id format: with a live run (another fio writing, its snapshots held) and a SIGKILLed one on the image, a third run's purge leaves the live run's snapshots, removes the dead run's, and leaves look-alikes (<prefix>zzzzzzzz-1, <prefix>0123456-1, the dead run's id with a leading zero or another prefix); oracle rbd snap ls
+# Description: rbdsnap snap_purge_stale=1 removes only snapshots of runs whose holder is gone, never look-alikes
 # Timeout: 300
+# In full: rbdsnap snap_purge_stale=1 removes only snapshots of runs whose holder is gone, in the
+# exact run-id format: with a live run (another fio writing, its snapshots held) and a SIGKILLed one
+# on the image, a third run's purge leaves the live run's snapshots, removes the dead run's, and
+# leaves look-alikes (<prefix>zzzzzzzz-1, <prefix>0123456-1, the dead run's id with a leading zero or
+# another prefix); oracle rbd snap ls
 . "$(dirname "$0")/lib.sh"
 need_cluster
 have_backend RBD || skip "configure found no librbd"

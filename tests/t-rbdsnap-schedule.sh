@@ -1,6 +1,8 @@
 #!/bin/bash
-# Description: rbdsnap: snapshots created and trimmed on schedule (rbd snap ls), snap_keep=2 never shows 3 live (trim before create), phases/timeline/sync latencies recorded, foreign snapshots survive
+# Description: rbdsnap: snapshots created and trimmed on schedule (rbd snap ls), snap_keep=2 never shows 3 live (trim before create)
 # Timeout: 180
+# In full: rbdsnap: snapshots created and trimmed on schedule (rbd snap ls), snap_keep=2 never shows 3
+# live (trim before create), phases/timeline/sync latencies recorded, foreign snapshots survive
 . "$(dirname "$0")/lib.sh"
 need_cluster
 have_backend RBD || skip "configure found no librbd"

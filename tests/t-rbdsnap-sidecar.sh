@@ -1,6 +1,8 @@
 #!/bin/bash
-# Description: rbdsnap's snap_json is named as every dbfio sidecar: as given for each single job (a second [job] section too), FILE.N for each job of numjobs>1 (ls as oracle)
+# Description: rbdsnap's snap_json is named as every dbfio sidecar: as given for each single job (a second [job] section too)
 # Timeout: 120
+# In full: rbdsnap's snap_json is named as every dbfio sidecar: as given for each single job (a second
+# [job] section too), FILE.N for each job of numjobs>1 (ls as oracle)
 . "$(dirname "$0")/lib.sh"
 need_cluster
 have_backend RBD || skip "configure found no librbd"

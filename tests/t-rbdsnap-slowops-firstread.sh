@@ -1,6 +1,10 @@
 #!/bin/bash
-# Description: rbdsnap marks its OSD slow-op count a lower bound when records were lost before its first read - every op slow (osd_op_history_slow_op_threshold 0) into a 5-record history, a 3 s run (the only read is the last one, at the end): the OSDs' own op_w counters (perf dump) show far more writes than the history holds, so the sidecar must say lower_bound
+# Description: rbdsnap marks its OSD slow-op count a lower bound when records were lost before its first read
 # Timeout: 180
+# In full: rbdsnap marks its OSD slow-op count a lower bound when records were lost before its first
+# read - every op slow (osd_op_history_slow_op_threshold 0) into a 5-record history, a 3 s run (the
+# only read is the last one, at the end): the OSDs' own op_w counters (perf dump) show far more writes
+# than the history holds, so the sidecar must say lower_bound
 . "$(dirname "$0")/lib.sh"
 # every OSD's slow-op history is reconfigured while it runs: a cluster of the
 # project's own only, never somebody else's

@@ -1,6 +1,10 @@
 #!/bin/bash
-# Description: rbdsnap marks its OSD slow-op count a lower bound when an OSD did not answer its last read - on a replicated cluster of its own (tools/cluster --profile replicated: 3 OSDs, size 3) osd.2 is stopped mid-run (the writes go on with 2 of 3): its process is gone (/proc) before fio ends, so its records since the last read are missing and the sidecar must say lower_bound
+# Description: rbdsnap marks its OSD slow-op count a lower bound when an OSD did not answer its last read
 # Timeout: 420
+# In full: rbdsnap marks its OSD slow-op count a lower bound when an OSD did not answer its last read
+# - on a replicated cluster of its own (tools/cluster --profile replicated: 3 OSDs, size 3) osd.2 is
+# stopped mid-run (the writes go on with 2 of 3): its process is gone (/proc) before fio ends, so its
+# records since the last read are missing and the sidecar must say lower_bound
 . "$(dirname "$0")/lib.sh"
 . "$REPO/tests/lib-fault.sh"
 command -v ceph-osd >/dev/null || skip "no ceph-osd (tools/deps)"

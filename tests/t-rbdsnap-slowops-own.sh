@@ -1,6 +1,11 @@
 #!/bin/bash
-# Description: rbdsnap counts only its own client's OSD slow-op records - with every op slow (osd_op_history_slow_op_threshold 0: every op is kept, history 20000) and a second client (rbd bench on another image) writing during the run, the engine's count equals the hand count of `osd_op(client.<id>.` records in `ceph tell osd.N dump_historic_slow_ops` for the sidecar's client id in the run's window, and the other image's records are not in it
+# Description: rbdsnap counts only its own client's OSD slow-op records, not another client's
 # Timeout: 240
+# In full: rbdsnap counts only its own client's OSD slow-op records - with every op slow
+# (osd_op_history_slow_op_threshold 0: every op is kept, history 20000) and a second client (rbd bench
+# on another image) writing during the run, the engine's count equals the hand count of
+# `osd_op(client.<id>.` records in `ceph tell osd.N dump_historic_slow_ops` for the sidecar's client
+# id in the run's window, and the other image's records are not in it
 . "$(dirname "$0")/lib.sh"
 # every OSD's slow-op history is reconfigured while it runs: a cluster of the
 # project's own only, never somebody else's

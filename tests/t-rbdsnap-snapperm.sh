@@ -1,6 +1,10 @@
 #!/bin/bash
-# Description: rbdsnap with a client whose caps forbid snapshots (osd 'allow rw class-read': data writes pass, rbd_snap_create gets EPERM): the job fails, saying `rbdsnap: rbd_snap_create(<name>) failed: Operation not permitted` in one line, ending the job at the first refusal, and never blames the schedule ("before the schedule's first")
+# Description: rbdsnap with a client whose caps forbid snapshots fails in one line at the first refusal
 # Timeout: 120
+# In full: rbdsnap with a client whose caps forbid snapshots (osd 'allow rw class-read': data writes
+# pass, rbd_snap_create gets EPERM): the job fails, saying `rbdsnap: rbd_snap_create(<name>) failed:
+# Operation not permitted` in one line, ending the job at the first refusal, and never blames the
+# schedule ("before the schedule's first")
 . "$(dirname "$0")/lib.sh"
 need_cluster
 have_backend RBD || skip "configure found no librbd"

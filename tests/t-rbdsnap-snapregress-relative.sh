@@ -1,5 +1,8 @@
 #!/bin/bash
-# Description: tools/snapregress judges against the baseline's own behaviour: slow I/Os and OSD slow ops per second relative to the reference, IOPS drop, p99 ratio, SLOW_OPS raised after the baseline (fixtures, hand-computed verdicts)
+# Description: tools/snapregress judges against the baseline's own behaviour (fixtures, hand-computed verdicts)
+# In full: tools/snapregress judges against the baseline's own behaviour: slow I/Os and OSD slow ops
+# per second relative to the reference, IOPS drop, p99 ratio, SLOW_OPS raised after the baseline
+# (fixtures, hand-computed verdicts)
 . "$(dirname "$0")/lib.sh"
 SR=$REPO/tools/snapregress
 

@@ -1,6 +1,9 @@
 #!/bin/bash
-# Description: rbdsnap: leftovers of a killed run (its holder record names a process gone) reported at start, removed only with snap_purge_stale=1, protected ones never; a run without a holder record is left alone
+# Description: rbdsnap: leftovers of a killed run (its holder record names a process gone) reported at start
 # Timeout: 120
+# In full: rbdsnap: leftovers of a killed run (its holder record names a process gone) reported at
+# start, removed only with snap_purge_stale=1, protected ones never; a run without a holder record is
+# left alone
 . "$(dirname "$0")/lib.sh"
 need_cluster
 have_backend RBD || skip "configure found no librbd"

@@ -1,6 +1,9 @@
 #!/bin/bash
-# Description: redolog accounting in fio's JSON: number_ios not a multiple of iodepth (last partial group completed), every commit in clat/bytes once and in slat once, logverify finds exactly that many records
+# Description: redolog accounting in fio's JSON: number_ios not a multiple of iodepth (last partial group completed)
 # Timeout: 120
+# In full: redolog accounting in fio's JSON: number_ios not a multiple of iodepth (last partial group
+# completed), every commit in clat/bytes once and in slat once, logverify finds exactly that many
+# records
 . "$(dirname "$0")/lib.sh"
 E=$B/redolog.so
 LV=$B/logverify

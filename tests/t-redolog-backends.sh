@@ -1,6 +1,8 @@
 #!/bin/bash
-# Description: redolog on every backend (posix, uring, cephfs, rbd) against the project's cluster, each flavor once and the MySQL 8.0.30 layout (refused on rbd), logverify after each run
+# Description: redolog on every backend (posix, uring, cephfs, rbd) against the project's cluster
 # Timeout: 400
+# In full: redolog on every backend (posix, uring, cephfs, rbd) against the project's cluster, each
+# flavor once and the MySQL 8.0.30 layout (refused on rbd), logverify after each run
 . "$(dirname "$0")/lib.sh"
 need_cluster
 E=$B/redolog.so

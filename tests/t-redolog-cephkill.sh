@@ -1,6 +1,8 @@
 #!/bin/bash
-# Description: redolog SIGKILL on store=cephfs (libcephfs client cache dies with the process): logverify finds every acknowledged record; with debug_skip_flush=1 it reports the loss
+# Description: redolog SIGKILL on store=cephfs: logverify finds every acknowledged record (the loss with debug_skip_flush=1)
 # Timeout: 300
+# In full: redolog SIGKILL on store=cephfs (libcephfs client cache dies with the process): logverify
+# finds every acknowledged record; with debug_skip_flush=1 it reports the loss
 . "$(dirname "$0")/lib.sh"
 need_cluster
 have_backend LIBCEPHFS || fail "cephfs backend not built"

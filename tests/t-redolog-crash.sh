@@ -1,6 +1,8 @@
 #!/bin/bash
-# Description: redolog SIGKILL on store=rbd with librbd write-back cache: logverify finds every acknowledged record; with debug_skip_flush=1 it reports the loss
+# Description: redolog SIGKILL on store=rbd with librbd write-back cache: logverify finds every acknowledged record
 # Timeout: 300
+# In full: redolog SIGKILL on store=rbd with librbd write-back cache: logverify finds every
+# acknowledged record; with debug_skip_flush=1 it reports the loss
 . "$(dirname "$0")/lib.sh"
 need_cluster
 have_backend RBD || skip "rbd backend not built"

@@ -1,5 +1,7 @@
 #!/bin/bash
-# Description: redolog's CRC32C tables under concurrent first use (numjobs threads): 300 processes x 4 threads, every CRC equal to a bitwise reference
+# Description: redolog's CRC32C tables under concurrent first use (numjobs threads): 300 processes x 4 threads
+# In full: redolog's CRC32C tables under concurrent first use (numjobs threads): 300 processes x 4
+# threads, every CRC equal to a bitwise reference
 . "$(dirname "$0")/lib.sh"
 T=$B/tests/crc32c_race_test
 [ -x "$T" ] || fail "$T missing (run make)"

@@ -1,6 +1,8 @@
 #!/bin/bash
-# Description: redolog direct=1 works on posix/uring/aio for every layout: strace sees each log file opened O_DIRECT and the meta opened buffered; logverify finds every record
+# Description: redolog direct=1 works on posix/uring/aio for every layout
 # Timeout: 200
+# In full: redolog direct=1 works on posix/uring/aio for every layout: strace sees each log file
+# opened O_DIRECT and the meta opened buffered; logverify finds every record
 . "$(dirname "$0")/lib.sh"
 command -v strace >/dev/null || skip "no strace"
 [ "${SANITIZE:-0}" = 1 ] && skip "strace of the ASan-preloaded fio: not meaningful"

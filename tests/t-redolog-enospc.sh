@@ -1,5 +1,9 @@
 #!/bin/bash
-# Description: a redolog whose zero-fill runs out of space (tmpfs size=2M) fails naming the file and "No space left on device", and leaves none of the files it created (ib_logfileN, WAL segments, #innodb_redo, meta, marker lines); an earlier run's log and a foreign file stay untouched (ls + md5sum)
+# Description: a redolog whose zero-fill runs out of space fails naming the file and leaves none of its files
+# In full: a redolog whose zero-fill runs out of space (tmpfs size=2M) fails naming the file and "No
+# space left on device", and leaves none of the files it created (ib_logfileN, WAL segments,
+# #innodb_redo, meta, marker lines); an earlier run's log and a foreign file stay untouched (ls +
+# md5sum)
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || skip "needs root to mount a small tmpfs"
 FULL=$TMP/full

@@ -1,6 +1,9 @@
 #!/bin/bash
-# Description: redolog fsyncgate on posix: one injected fsync/fdatasync failure (LD_PRELOAD shim) - the job errors and nothing is acknowledged after it, neither by later groups (continue_on_error) nor by the shutdown flush
+# Description: redolog fsyncgate on posix: one injected fsync/fdatasync failure (LD_PRELOAD shim)
 # Timeout: 120
+# In full: redolog fsyncgate on posix: one injected fsync/fdatasync failure (LD_PRELOAD shim) - the
+# job errors and nothing is acknowledged after it, neither by later groups (continue_on_error) nor by
+# the shutdown flush
 . "$(dirname "$0")/lib.sh"
 E=$B/redolog.so
 [ -f "$E" ] || fail "build/redolog.so missing (run make)"

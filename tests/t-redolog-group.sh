@@ -1,6 +1,8 @@
 #!/bin/bash
-# Description: redolog group commit on posix: at iodepth 16 the flushes (sync.lat_ns.N) are far fewer than the commits; iodepth 1 flushes once per commit
+# Description: redolog group commit on posix: at iodepth 16 the flushes (sync.lat_ns.N) are far fewer than the commits
 # Timeout: 120
+# In full: redolog group commit on posix: at iodepth 16 the flushes (sync.lat_ns.N) are far fewer than
+# the commits; iodepth 1 flushes once per commit
 . "$(dirname "$0")/lib.sh"
 E=$B/redolog.so
 for fl in mysql postgres; do

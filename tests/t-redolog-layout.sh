@@ -1,6 +1,8 @@
 #!/bin/bash
-# Description: redolog on posix: byte pattern (block 0 rewritten, write-ahead padding, 2 x 1 MiB wrap, WAL page rewrite, segment recycling), logverify ok and corruption, bad values refused, enghelp
+# Description: redolog on posix: byte pattern, logverify ok and corruption, bad values refused, enghelp
 # Timeout: 120
+# In full: redolog on posix: byte pattern (block 0 rewritten, write-ahead padding, 2 x 1 MiB wrap, WAL
+# page rewrite, segment recycling), logverify ok and corruption, bad values refused, enghelp
 . "$(dirname "$0")/lib.sh"
 E=$B/redolog.so
 LV=$B/logverify

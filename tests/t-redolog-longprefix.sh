@@ -1,6 +1,9 @@
 #!/bin/bash
-# Description: redolog's longest file prefix (log_prefix of 24 characters + "job1000-", the 1000th job of a run: 32 characters) survives the lsn_file sidecar: logverify finds the meta file and walks the log (it found none when the sidecar kept 31 characters)
+# Description: redolog's longest file prefix (log_prefix of 24 characters + "job1000-", the 1000th job of a run: 32 characters)
 # Timeout: 180
+# In full: redolog's longest file prefix (log_prefix of 24 characters + "job1000-", the 1000th job of
+# a run: 32 characters) survives the lsn_file sidecar: logverify finds the meta file and walks the log
+# (it found none when the sidecar kept 31 characters)
 . "$(dirname "$0")/lib.sh"
 E=$B/redolog.so
 LV=$B/logverify

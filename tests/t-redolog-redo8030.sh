@@ -1,6 +1,9 @@
 #!/bin/bash
-# Description: redolog flavor=mysql innodb_redo_log_capacity (MySQL 8.0.30+ layout) on posix: 32 #innodb_redo/#ib_redoN files, spares #ib_redoN_tmp, consumed files recycled by rename, logverify ok, re-run cleans up, bad values refused
+# Description: redolog flavor=mysql innodb_redo_log_capacity (MySQL 8.0.30+ layout) on posix: 32 #innodb_redo/#ib_redoN files
 # Timeout: 120
+# In full: redolog flavor=mysql innodb_redo_log_capacity (MySQL 8.0.30+ layout) on posix: 32
+# #innodb_redo/#ib_redoN files, spares #ib_redoN_tmp, consumed files recycled by rename, logverify ok,
+# re-run cleans up, bad values refused
 . "$(dirname "$0")/lib.sh"
 E=$B/redolog.so
 LV=$B/logverify

@@ -1,5 +1,8 @@
 #!/bin/bash
-# Description: a failing lsn_file= or write_trace= write (/dev/full) fails the redolog job with ENOSPC in fio's JSON and one line naming the option, the path and the cause (it was silent: logverify would read a stale LSN); at open, mid-run and at the trace's last flush
+# Description: a failing lsn_file= or write_trace= write fails the redolog job with ENOSPC and one line
+# In full: a failing lsn_file= or write_trace= write (/dev/full) fails the redolog job with ENOSPC in
+# fio's JSON and one line naming the option, the path and the cause (it was silent: logverify would
+# read a stale LSN); at open, mid-run and at the trace's last flush
 . "$(dirname "$0")/lib.sh"
 ENOSPC=28
 [ -w /dev/full ] || skip "no /dev/full"

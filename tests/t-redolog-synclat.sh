@@ -1,6 +1,10 @@
 #!/bin/bash
-# Description: redolog sync.lat_ns is what docs/redolog.md says per backend (postgres, 1 MiB records, iodepth 1, on a tmpfs where fdatasync is a no-op and a write is a 1 MiB copy): posix - the flush alone, far below one pwrite64 as strace -T times it; uring linked mode - writes + flush, at least half that pwrite64 time
+# Description: redolog sync.lat_ns is what docs/redolog.md says per backend (posix: the flush; uring linked: writes + flush)
 # Timeout: 120
+# In full: redolog sync.lat_ns is what docs/redolog.md says per backend (postgres, 1 MiB records,
+# iodepth 1, on a tmpfs where fdatasync is a no-op and a write is a 1 MiB copy): posix - the flush
+# alone, far below one pwrite64 as strace -T times it; uring linked mode - writes + flush, at least
+# half that pwrite64 time
 . "$(dirname "$0")/lib.sh"
 E=$B/redolog.so
 have_backend LIBURING || skip "uring backend not built"

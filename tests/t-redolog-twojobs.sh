@@ -1,5 +1,9 @@
 #!/bin/bash
-# Description: two redolog jobs of one fio on the same log files (two [job] sections, same directory spelled one or two ways, mysql beside mariadb) are refused in one line naming both jobs, the other completes and logverify finds its log intact; distinct log_prefix=, numjobs=2 and stonewalled jobs run
+# Description: two redolog jobs of one fio on the same log files are refused in one line naming both jobs
+# In full: two redolog jobs of one fio on the same log files (two [job] sections, same directory
+# spelled one or two ways, mysql beside mariadb) are refused in one line naming both jobs, the other
+# completes and logverify finds its log intact; distinct log_prefix=, numjobs=2 and stonewalled jobs
+# run
 . "$(dirname "$0")/lib.sh"
 n=0
 # jobfile NAME GLOBAL_LINES SECTION_A SECTION_B: a job file with [a] and [b] (lines separated by ';')

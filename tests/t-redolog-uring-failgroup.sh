@@ -1,6 +1,10 @@
 #!/bin/bash
-# Description: redolog store=uring, a write failing in a group that straddles two log files (ib_logfile1 made immutable mid-run: the kernel fails its writes with EPERM while ib_logfile0's linked fdatasync is still running) - under ASan the job ends with the error and no heap-use-after-free (the group's other requests are reaped before the log's buffers are freed)
+# Description: redolog store=uring, a write failing in a group straddling two log files: error, no use-after-free (ASan)
 # Timeout: 300
+# In full: redolog store=uring, a write failing in a group that straddles two log files (ib_logfile1
+# made immutable mid-run: the kernel fails its writes with EPERM while ib_logfile0's linked fdatasync
+# is still running) - under ASan the job ends with the error and no heap-use-after-free (the group's
+# other requests are reaped before the log's buffers are freed)
 . "$(dirname "$0")/lib.sh"
 have_backend LIBURING || skip "uring backend not built"
 [ "$(id -u)" = 0 ] || skip "needs root (chattr +i)"

@@ -1,6 +1,9 @@
 #!/bin/bash
-# Description: redolog uring linked write+fdatasync on a loop-device ext4: the kernel's io_uring trace shows every fdatasync ordered after all writes of its file (mariadb O_DIRECT log wrapping 33 times); durable_lsn advances (SIGKILL, logverify --durable walks the records)
+# Description: redolog uring linked write+fdatasync: the kernel's io_uring trace orders each fdatasync after its writes
 # Timeout: 180
+# In full: redolog uring linked write+fdatasync on a loop-device ext4: the kernel's io_uring trace
+# shows every fdatasync ordered after all writes of its file (mariadb O_DIRECT log wrapping 33 times);
+# durable_lsn advances (SIGKILL, logverify --durable walks the records)
 . "$(dirname "$0")/lib.sh"
 . "$REPO/tests/loopfs.sh"
 E=$B/redolog.so

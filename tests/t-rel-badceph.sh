@@ -1,6 +1,8 @@
 #!/bin/bash
-# Description: bad Ceph input for the store engines: missing pool, wrong client, wrong key, a foreign image; thread=0 still runs (an unreachable monitor: t-ceph-conn)
+# Description: bad Ceph input for the store engines: missing pool, wrong client, wrong key, a foreign image
 # Timeout: 240
+# In full: bad Ceph input for the store engines: missing pool, wrong client, wrong key, a foreign
+# image; thread=0 still runs (an unreachable monitor: t-ceph-conn)
 . "$(dirname "$0")/lib.sh"
 . "$REPO/tests/lib-fault.sh"
 need_cluster

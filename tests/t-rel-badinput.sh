@@ -1,6 +1,8 @@
 #!/bin/bash
-# Description: bad input, all engines: out-of-range options, missing / read-only / full (ENOSPC) directory each refused with one line, no crash, no leftovers of ours
+# Description: bad input, all engines: out-of-range options, missing / read-only / full (ENOSPC) directory each refused with one line
 # Timeout: 180
+# In full: bad input, all engines: out-of-range options, missing / read-only / full (ENOSPC) directory
+# each refused with one line, no crash, no leftovers of ours
 . "$(dirname "$0")/lib.sh"
 . "$REPO/tests/lib-fault.sh"
 for e in storeio redolog pgpage metastorm rbdsnap; do

@@ -1,5 +1,7 @@
 #!/bin/bash
-# Description: two engines of one fio on one database's files (txn+redolog, pgpage+txn) refused in one line; logverify checks the winner
+# Description: two engines of one fio on one database's files (txn+redolog, pgpage+txn) refused in one line
+# In full: two engines of one fio on one database's files (txn+redolog, pgpage+txn) refused in one
+# line; logverify checks the winner
 . "$(dirname "$0")/lib.sh"
 # Every engine .so links the one libdbfio.so, so the ownership claims of all
 # jobs of a process are known to each other: a second job (of any engine)

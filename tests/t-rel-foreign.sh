@@ -1,6 +1,9 @@
 #!/bin/bash
-# Description: never touch what is not ours: foreign and prefix-like files beside storeio/redolog/pgpage/metastorm survive normal, failed and SIGKILLed runs; the next run starts cleanly (logverify: no acknowledged commit lost)
+# Description: never touch what is not ours: foreign and prefix-like files survive normal, failed and SIGKILLed runs
 # Timeout: 180
+# In full: never touch what is not ours: foreign and prefix-like files beside
+# storeio/redolog/pgpage/metastorm survive normal, failed and SIGKILLed runs; the next run starts
+# cleanly (logverify: no acknowledged commit lost)
 . "$(dirname "$0")/lib.sh"
 . "$REPO/tests/lib-fault.sh"
 KILLS=0

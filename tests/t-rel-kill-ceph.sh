@@ -1,6 +1,8 @@
 #!/bin/bash
-# Description: SIGKILL during rbdsnap and storeio store=rbd/cephfs: stale snapshots reported, purged only on request, foreign ones kept; the store's next run starts cleanly
+# Description: SIGKILL during rbdsnap and storeio store=rbd/cephfs: stale snapshots reported, purged only on request, foreign ones kept
 # Timeout: 240
+# In full: SIGKILL during rbdsnap and storeio store=rbd/cephfs: stale snapshots reported, purged only
+# on request, foreign ones kept; the store's next run starts cleanly
 . "$(dirname "$0")/lib.sh"
 . "$REPO/tests/lib-fault.sh"
 need_cluster

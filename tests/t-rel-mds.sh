@@ -1,6 +1,8 @@
 #!/bin/bash
-# Description: the MDS killed and restarted during a metastorm run on store=cephfs (libcephfs): the run ends within runtime + grace, no crash, its files cleaned up
+# Description: the MDS killed and restarted during a metastorm run on store=cephfs (libcephfs): the run ends within runtime + grace
 # Timeout: 300
+# In full: the MDS killed and restarted during a metastorm run on store=cephfs (libcephfs): the run
+# ends within runtime + grace, no crash, its files cleaned up
 . "$(dirname "$0")/lib.sh"
 . "$REPO/tests/lib-fault.sh"
 need_own_cluster

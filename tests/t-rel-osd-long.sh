@@ -1,6 +1,9 @@
 #!/bin/bash
-# Description: the OSD down longer than 30 s (the old rados_osd_op_timeout) under storeio store=rbd with librbd's default write-around cache: fio waits for it and every acknowledged block reads back verified (crc32c) - none lost as zeros
+# Description: the OSD down longer than 30 s under storeio store=rbd: fio waits and every acknowledged block verifies
 # Timeout: 300
+# In full: the OSD down longer than 30 s (the old rados_osd_op_timeout) under storeio store=rbd with
+# librbd's default write-around cache: fio waits for it and every acknowledged block reads back
+# verified (crc32c) - none lost as zeros
 . "$(dirname "$0")/lib.sh"
 . "$REPO/tests/lib-fault.sh"
 need_own_cluster

@@ -1,6 +1,9 @@
 #!/bin/bash
-# Description: the OSD stopped mid-run and restarted under storeio store=rbd and rbdsnap with snapshots: stall reported, fio ends within runtime + grace, no crash; rbdsnap's snapshots removed once the cluster is back
+# Description: the OSD stopped mid-run and restarted under storeio store=rbd and rbdsnap with snapshots: stall reported
 # Timeout: 300
+# In full: the OSD stopped mid-run and restarted under storeio store=rbd and rbdsnap with snapshots:
+# stall reported, fio ends within runtime + grace, no crash; rbdsnap's snapshots removed once the
+# cluster is back
 . "$(dirname "$0")/lib.sh"
 . "$REPO/tests/lib-fault.sh"
 need_own_cluster

@@ -1,6 +1,8 @@
 #!/bin/bash
-# Description: ASan+UBSan copies of the engines (make B=build/asan SANITIZE=1) run one short job each under the installed fio, no sanitizer report
+# Description: ASan+UBSan copies of the engines (make B=build/asan SANITIZE=1) run one short job each under the installed fio
 # Timeout: 600
+# In full: ASan+UBSan copies of the engines (make B=build/asan SANITIZE=1) run one short job each
+# under the installed fio, no sanitizer report
 . "$(dirname "$0")/lib.sh"
 . "$REPO/tests/lib-fault.sh"
 AB=$REPO/build/asan

@@ -1,6 +1,8 @@
 #!/bin/bash
-# Description: an engine built against another fio version refuses to load with one line (load-time check; configure-time is t-configure)
+# Description: an engine built against another fio version refuses to load with one line
 # Timeout: 300
+# In full: an engine built against another fio version refuses to load with one line (load-time check;
+# configure-time is t-configure)
 . "$(dirname "$0")/lib.sh"
 . "$REPO/tests/lib-fault.sh"
 VB=$REPO/build/vcheck	# only ever built with the fake version below

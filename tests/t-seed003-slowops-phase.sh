@@ -1,5 +1,9 @@
 #!/bin/bash
-# Description: seed 003's page and claims take SLOW_OPS from the first snapshot on - a sidecar whose baseline polls saw 256 SLOW_OPS (the previous run's leftovers) and at most 5 afterwards gives 5 in the summary table, the findings line and the rbd/slow-ops-max key (hand-made sidecars: with per-phase maxima, and an older one with only the timeline)
+# Description: seed 003's page and claims take SLOW_OPS from the first snapshot on, not the baseline's leftovers
+# In full: seed 003's page and claims take SLOW_OPS from the first snapshot on - a sidecar whose
+# baseline polls saw 256 SLOW_OPS (the previous run's leftovers) and at most 5 afterwards gives 5 in
+# the summary table, the findings line and the rbd/slow-ops-max key (hand-made sidecars: with
+# per-phase maxima, and an older one with only the timeline)
 . "$(dirname "$0")/lib.sh"
 cd "$REPO" || fail "no repo"
 python3 - <<'PY' || fail "SLOW_OPS max taken from the baseline's leftovers"

@@ -1,6 +1,10 @@
 #!/bin/bash
-# Description: every JSON sidecar (lat_json of storeio/redolog/pgpage(+.checkpointer)/metastorm/txn, metastorm's table_json, rbdsnap's snap_json) parses as strict UTF-8 JSON with Python's json module and carries back unchanged a job name and directory holding a quote, a backslash, a tab, UTF-8 and a byte that is not UTF-8 (rbdsnap: its snapshot prefix too, tab aside)
+# Description: every JSON sidecar is strict UTF-8 JSON and carries back odd job names and directories unchanged
 # Timeout: 200
+# In full: every JSON sidecar (lat_json of storeio/redolog/pgpage(+.checkpointer)/metastorm/txn,
+# metastorm's table_json, rbdsnap's snap_json) parses as strict UTF-8 JSON with Python's json module
+# and carries back unchanged a job name and directory holding a quote, a backslash, a tab, UTF-8 and a
+# byte that is not UTF-8 (rbdsnap: its snapshot prefix too, tab aside)
 . "$(dirname "$0")/lib.sh"
 # The oracle is Python: the file must decode as strict UTF-8 and parse; the job
 # name must come back as Python names the bytes (os.fsdecode: valid UTF-8 as

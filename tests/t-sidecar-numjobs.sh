@@ -1,5 +1,7 @@
 #!/bin/bash
-# Description: numjobs=3: every job (fio's clones too) has its own lsn_file, write_trace, lat_json and table_json sidecar; logverify checks each job's log after SIGKILL
+# Description: numjobs=3: every job (fio's clones too) has its own lsn_file, write_trace, lat_json and table_json sidecar
+# In full: numjobs=3: every job (fio's clones too) has its own lsn_file, write_trace, lat_json and
+# table_json sidecar; logverify checks each job's log after SIGKILL
 . "$(dirname "$0")/lib.sh"
 D=$TMP/d
 mkdir -p "$D"

@@ -1,6 +1,8 @@
 #!/bin/bash
-# Description: store_reap on a dead io_uring ring / aio context (killed from outside: ring fd replaced, io_destroy) returns -errno instead of 0 forever
+# Description: store_reap on a dead io_uring ring / aio context returns -errno instead of 0 forever
 # Timeout: 60
+# In full: store_reap on a dead io_uring ring / aio context (killed from outside: ring fd replaced,
+# io_destroy) returns -errno instead of 0 forever
 . "$(dirname "$0")/lib.sh"
 T=$B/tests/store_dead_test
 [ -x "$T" ] || fail "$T missing (run make)"

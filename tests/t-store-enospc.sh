@@ -1,6 +1,9 @@
 #!/bin/bash
-# Description: a full file system (tmpfs size=2M) under metastorm, storeio and redolog, a CephFS quota and a too small rbd image: the error names the file and the real cause (No space left on device / Disk quota exceeded), never "Input/output error"
+# Description: a full file system, CephFS quota or too small image: the error names the file and the real cause
 # Timeout: 240
+# In full: a full file system (tmpfs size=2M) under metastorm, storeio and redolog, a CephFS quota and
+# a too small rbd image: the error names the file and the real cause (No space left on device / Disk
+# quota exceeded), never "Input/output error"
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || skip "needs root to mount a small tmpfs"
 FULL=$TMP/full IMG=store-test-enospc-$$ ROOT=/store-test-enospc-$$

@@ -1,6 +1,9 @@
 #!/bin/bash
-# Description: store=rbd on an image with the exclusive-lock feature: no dbfio.holder/dbfio.owner record outlives a run (rbd image-meta list), and a later run refuses a live foreign owner of the lock (rbd bench) instead of breaking and blocklisting it (rbd lock ls, ceph osd blocklist ls)
+# Description: store=rbd on an image with the exclusive-lock feature: no dbfio.holder/dbfio.owner record outlives a run
 # Timeout: 180
+# In full: store=rbd on an image with the exclusive-lock feature: no dbfio.holder/dbfio.owner record
+# outlives a run (rbd image-meta list), and a later run refuses a live foreign owner of the lock (rbd
+# bench) instead of breaking and blocklisting it (rbd lock ls, ceph osd blocklist ls)
 . "$(dirname "$0")/lib.sh"
 need_cluster
 have_backend RBD || skip "configure found no librbd"

@@ -1,6 +1,9 @@
 #!/bin/bash
-# Description: one run per store: a second fio on the same directory (posix), CephFS root (cephfs) or image (rbd) is refused with one line naming the holder, the first's data verifies; numjobs share the lock; after SIGKILL the next run starts
+# Description: one run per store: a second fio on the same directory, CephFS root or image is refused naming the holder
 # Timeout: 300
+# In full: one run per store: a second fio on the same directory (posix), CephFS root (cephfs) or
+# image (rbd) is refused with one line naming the holder, the first's data verifies; numjobs share the
+# lock; after SIGKILL the next run starts
 . "$(dirname "$0")/lib.sh"
 IMG=store-test-lock-$$ ROOT=/store-test-lock-$$
 rbd_cleanup "$IMG" "$IMG-x" "$IMG-2"

@@ -1,6 +1,10 @@
 #!/bin/bash
-# Description: store=rbd adopts only an image with dbfio's table or one never written (rbd diff empty): an image whose first MiB is zero but which holds data above it (a wiped-label disk, made by rbd import) is refused in one line naming the engine, pool/image and why, its bytes unchanged (rbd export | md5sum); a fresh rbd create'd image is adopted
+# Description: store=rbd adopts only an image with dbfio's table or one never written (rbd diff empty)
 # Timeout: 180
+# In full: store=rbd adopts only an image with dbfio's table or one never written (rbd diff empty): an
+# image whose first MiB is zero but which holds data above it (a wiped-label disk, made by rbd import)
+# is refused in one line naming the engine, pool/image and why, its bytes unchanged (rbd export |
+# md5sum); a fresh rbd create'd image is adopted
 . "$(dirname "$0")/lib.sh"
 have_backend RBD || fail_or_skip "rbd backend not built"
 need_cluster

@@ -1,6 +1,9 @@
 #!/bin/bash
-# Description: store=rbd, rbd_get_size failing (an LD_PRELOAD shim returns -EIO from librbd's rbd_get_size): one line naming the call, the image and the cause, never "0 bytes, needs at least 5 MiB"; a really too small image (4 MiB) still says its size
+# Description: store=rbd, rbd_get_size failing (an LD_PRELOAD shim returns -EIO from librbd's rbd_get_size): one line naming the call
 # Timeout: 180
+# In full: store=rbd, rbd_get_size failing (an LD_PRELOAD shim returns -EIO from librbd's
+# rbd_get_size): one line naming the call, the image and the cause, never "0 bytes, needs at least 5
+# MiB"; a really too small image (4 MiB) still says its size
 . "$(dirname "$0")/lib.sh"
 have_backend RBD || fail_or_skip "rbd backend not built"
 need_cluster

@@ -1,6 +1,10 @@
 #!/bin/bash
-# Description: storeio locks directory= (not fio's working directory): two runs on one directory started from different cwds - the second is refused naming the first's pid; two runs on different directories from one cwd both run; a run from a read-only cwd works and leaves nothing there; a relative directory= is not doubled (rel/sub/rel/sub)
+# Description: storeio locks directory= (not fio's working directory): two runs on one directory started from different cwds
 # Timeout: 120
+# In full: storeio locks directory= (not fio's working directory): two runs on one directory started
+# from different cwds - the second is refused naming the first's pid; two runs on different
+# directories from one cwd both run; a run from a read-only cwd works and leaves nothing there; a
+# relative directory= is not doubled (rel/sub/rel/sub)
 . "$(dirname "$0")/lib.sh"
 E=$B/storeio.so
 [ -f "$E" ] || fail "build/storeio.so missing (run make)"

@@ -1,5 +1,7 @@
 #!/bin/bash
-# Description: storeio on a synchronous store (posix) completes each I/O in queue(): clat at iodepth 16 = clat at iodepth 1, as fio's psync
+# Description: storeio on a synchronous store (posix) completes each I/O in queue(): clat at iodepth 16 = clat at iodepth 1
+# In full: storeio on a synchronous store (posix) completes each I/O in queue(): clat at iodepth 16 =
+# clat at iodepth 1, as fio's psync
 . "$(dirname "$0")/lib.sh"
 # O_SYNC 4k writes: each write costs about one fdatasync, far more than the
 # engine's own work. fio's psync engine, run the same way beside it, is the

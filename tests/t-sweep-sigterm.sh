@@ -1,5 +1,8 @@
 #!/bin/bash
-# Description: a SIGTERM to tools/sweep (or to tools/experiment running a sweep) stops the running fio too: no fio outlives them (before, a killed experiment left its fio running on a cluster that was gone); /proc is the oracle
+# Description: a SIGTERM to tools/sweep (or to tools/experiment running a sweep) stops the running fio too: no fio outlives them
+# In full: a SIGTERM to tools/sweep (or to tools/experiment running a sweep) stops the running fio
+# too: no fio outlives them (before, a killed experiment left its fio running on a cluster that was
+# gone); /proc is the oracle
 . "$(dirname "$0")/lib.sh"
 cat >"$TMP/long.fio" <<'JOB'
 # var: X=1  a point

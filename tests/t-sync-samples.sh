@@ -1,5 +1,7 @@
 #!/bin/bash
-# Description: redolog and pgpage sync latency samples are the engine's real flushes after ramp_time (strace counts them), never fio's own fsync= no-ops
+# Description: redolog and pgpage sync latency samples are the engine's real flushes after ramp_time (strace counts them)
+# In full: redolog and pgpage sync latency samples are the engine's real flushes after ramp_time
+# (strace counts them), never fio's own fsync= no-ops
 . "$(dirname "$0")/lib.sh"
 command -v strace >/dev/null || skip "strace is not installed"
 D=$TMP/d

@@ -1,6 +1,8 @@
 #!/bin/bash
-# Description: posix syncs seen by strace, not by the store's counters: storeio's fsync=/fdatasync=, redolog's group commit (and a flush per commit at iodepth 1), pgpage's checkpoint fsyncs
+# Description: posix syncs seen by strace, not by the store's counters: storeio's fsync=/fdatasync=, redolog's group commit
 # Timeout: 120
+# In full: posix syncs seen by strace, not by the store's counters: storeio's fsync=/fdatasync=,
+# redolog's group commit (and a flush per commit at iodepth 1), pgpage's checkpoint fsyncs
 . "$(dirname "$0")/lib.sh"
 command -v strace >/dev/null || skip "strace is not installed"
 for e in storeio redolog pgpage; do [ -f "$B/$e.so" ] || fail "$B/$e.so is missing (run make)"; done

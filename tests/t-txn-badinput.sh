@@ -1,5 +1,9 @@
 #!/bin/bash
-# Description: txn refuses bad option values with one line naming the option and value (fio's parser for one value's range or choices, txn at setup for rules across options), exit non-zero, no core; two jobs naming one database with another setting are refused naming it; another flavor's option is ignored in one line (mysql's commit_delay does not delay: fio's runtime)
+# Description: txn refuses bad option values with one line naming the option and value
+# In full: txn refuses bad option values with one line naming the option and value (fio's parser for
+# one value's range or choices, txn at setup for rules across options), exit non-zero, no core; two
+# jobs naming one database with another setting are refused naming it; another flavor's option is
+# ignored in one line (mysql's commit_delay does not delay: fio's runtime)
 . "$(dirname "$0")/lib.sh"
 E=$B/txn.so
 mkdir -p "$TMP/d"

@@ -1,6 +1,12 @@
 #!/bin/bash
-# Description: txn background_cpu (the CPU a real server burns a transaction on threads other than the connection's: MariaDB 10.11 1-2 % of its CPU, PostgreSQL 15's walwriter 2-3 %, /proc per task): burned by a thread of the database beside the connections, not on their path: the fio process's CPU (wait4 rusage, the kernel's) grows by transactions x background_cpu, while one connection's median latency (fio's clat, 2 cores) grows by far less than background_cpu (burned in line it would grow by all of it); two jobs naming one database with other values are refused naming it
+# Description: txn background_cpu is burned by a thread beside the connections, not on their path
 # Timeout: 200
+# In full: txn background_cpu (the CPU a real server burns a transaction on threads other than the
+# connection's: MariaDB 10.11 1-2 % of its CPU, PostgreSQL 15's walwriter 2-3 %, /proc per task):
+# burned by a thread of the database beside the connections, not on their path: the fio process's CPU
+# (wait4 rusage, the kernel's) grows by transactions x background_cpu, while one connection's median
+# latency (fio's clat, 2 cores) grows by far less than background_cpu (burned in line it would grow by
+# all of it); two jobs naming one database with other values are refused naming it
 . "$(dirname "$0")/lib.sh"
 timing_test
 E=$B/txn.so

@@ -1,6 +1,11 @@
 #!/bin/bash
-# Description: txn background_log_share (InnoDB's redo logged once a second, MariaDB 10.11 under strace): that part of txn_log_bytes is appended once a second in one batch and written by the next commit's log write, not at each commit; strace (pwrite64 of ib_logfile0, the new bytes each write adds): about one burst a second, carrying the share of the new bytes; the log's new bytes a commit are txn_log_bytes either way; 0 makes no bursts
+# Description: txn background_log_share (InnoDB's redo logged once a second, MariaDB 10.11 under strace)
 # Timeout: 120
+# In full: txn background_log_share (InnoDB's redo logged once a second, MariaDB 10.11 under strace):
+# that part of txn_log_bytes is appended once a second in one batch and written by the next commit's
+# log write, not at each commit; strace (pwrite64 of ib_logfile0, the new bytes each write adds):
+# about one burst a second, carrying the share of the new bytes; the log's new bytes a commit are
+# txn_log_bytes either way; 0 makes no bursts
 . "$(dirname "$0")/lib.sh"
 E=$B/txn.so
 command -v strace >/dev/null || fail "strace is not installed (tools/deps installs it)"

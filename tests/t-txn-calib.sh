@@ -1,6 +1,18 @@
 #!/bin/bash
-# Description: tools/txncalib refuses a busy host (a wake-up round trip over --max-wakeup-us) in one line, writing nothing; it runs real PostgreSQL 15 (pgbench) and MariaDB 10.11 (sysbench) briefly and writes a profile that a txn job includes: rtt, cpu_per_stmt, background_cpu (the server's tasks alive through the run, /proc: below a third of its CPU), txn_log_bytes from the database's own log counters (within hand-derived bounds), MariaDB's background_log_share from strace (10..70) and pages per statement in its header; --groups reads PostgreSQL's WAL flush count; fitted on the txn engine (--working-set 0, the spin: a working set's CPU moves with the caches other processes leave it, t-txn-workingset): one connection of the profile costs fio the CPU (wait4 rusage, the median of 3 runs) a real transaction cost the server and client (/proc, getrusage) within 0.85..1.10, and its latency (the median of 3 runs) is within 0.85..1.15 of the real client's; the commit's commit_cpu and flush_wait make the model's durable commit (fio's clat, flushed on disk against unflushed on tmpfs) rise as the real one did in the header; bad arguments refused in one line
+# Description: tools/txncalib refuses a busy host; writes a profile whose CPU and latency match the real databases
 # Timeout: 400
+# In full: tools/txncalib refuses a busy host (a wake-up round trip over --max-wakeup-us) in one line,
+# writing nothing; it runs real PostgreSQL 15 (pgbench) and MariaDB 10.11 (sysbench) briefly and
+# writes a profile that a txn job includes: rtt, cpu_per_stmt, background_cpu (the server's tasks
+# alive through the run, /proc: below a third of its CPU), txn_log_bytes from the database's own log
+# counters (within hand-derived bounds), MariaDB's background_log_share from strace (10..70) and pages
+# per statement in its header; --groups reads PostgreSQL's WAL flush count; fitted on the txn engine
+# (--working-set 0, the spin: a working set's CPU moves with the caches other processes leave it,
+# t-txn-workingset): one connection of the profile costs fio the CPU (wait4 rusage, the median of 3
+# runs) a real transaction cost the server and client (/proc, getrusage) within 0.85..1.10, and its
+# latency (the median of 3 runs) is within 0.85..1.15 of the real client's; the commit's commit_cpu
+# and flush_wait make the model's durable commit (fio's clat, flushed on disk against unflushed on
+# tmpfs) rise as the real one did in the header; bad arguments refused in one line
 . "$(dirname "$0")/lib.sh"
 timing_test
 # Timing assertions (skipped on a busy host): background_cpu's share of the

@@ -1,6 +1,10 @@
 #!/bin/bash
-# Description: txn on cephfs (libcephfs) and rbd against the project's cluster: 2 connections of tpcb share one log and pool; every commit lands, the pool's misses are the reads the connections' stores made; mysql's binlog on rbd wraps inside its extent (max_binlog_size=64k, an extent of 4 MiB, 4.4 MB written: every commit lands)
+# Description: txn on cephfs (libcephfs) and rbd against the project's cluster: 2 connections of tpcb share one log and pool
 # Timeout: 300
+# In full: txn on cephfs (libcephfs) and rbd against the project's cluster: 2 connections of tpcb
+# share one log and pool; every commit lands, the pool's misses are the reads the connections' stores
+# made; mysql's binlog on rbd wraps inside its extent (max_binlog_size=64k, an extent of 4 MiB, 4.4 MB
+# written: every commit lands)
 . "$(dirname "$0")/lib.sh"
 need_cluster
 E=$B/txn.so

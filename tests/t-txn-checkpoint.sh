@@ -1,6 +1,9 @@
 #!/bin/bash
-# Description: txn postgres: max_wal_size requests a checkpoint every CheckPointSegments = (int)(max_wal_size in segments / 1.9) whole WAL segments; the WAL stream length is read from strace's pwrite64 offsets in the named segments
+# Description: txn postgres: max_wal_size requests a checkpoint every (int)(max_wal_size in segments / 1.9) WAL segments
 # Timeout: 200
+# In full: txn postgres: max_wal_size requests a checkpoint every CheckPointSegments =
+# (int)(max_wal_size in segments / 1.9) whole WAL segments; the WAL stream length is read from
+# strace's pwrite64 offsets in the named segments
 . "$(dirname "$0")/lib.sh"
 E=$B/txn.so
 command -v strace >/dev/null || fail "strace is not installed (tools/deps installs it)"

@@ -1,6 +1,9 @@
 #!/bin/bash
-# Description: txn InnoDB: the checkpointer's page writes go through the doublewrite buffer first (strace: <= 64-page writes to #ib_16384_0.dblwr / ibdata1, <= 128 pages a batch, synced before any of the batch's table writes; doublewritten pages = table page writes); innodb_doublewrite=0 writes none
+# Description: txn InnoDB: the checkpointer's page writes go through the doublewrite buffer first
 # Timeout: 200
+# In full: txn InnoDB: the checkpointer's page writes go through the doublewrite buffer first (strace:
+# <= 64-page writes to #ib_16384_0.dblwr / ibdata1, <= 128 pages a batch, synced before any of the
+# batch's table writes; doublewritten pages = table page writes); innodb_doublewrite=0 writes none
 . "$(dirname "$0")/lib.sh"
 E=$B/txn.so
 command -v strace >/dev/null || fail "strace is not installed (tools/deps installs it)"

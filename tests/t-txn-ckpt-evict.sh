@@ -1,6 +1,9 @@
 #!/bin/bash
-# Description: txn: a dirty page written by an eviction is not written again by a checkpoint unless read (and dirtied) again since (strace: per page, the checkpointer thread's pwrite64 against the connections' pwrite64/pread64)
+# Description: txn: a dirty page written by an eviction is not written again by a checkpoint unless read (and dirtied) again since
 # Timeout: 200
+# In full: txn: a dirty page written by an eviction is not written again by a checkpoint unless read
+# (and dirtied) again since (strace: per page, the checkpointer thread's pwrite64 against the
+# connections' pwrite64/pread64)
 . "$(dirname "$0")/lib.sh"
 E=$B/txn.so
 command -v strace >/dev/null || fail "strace is not installed (tools/deps installs it)"

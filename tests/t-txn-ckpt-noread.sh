@@ -1,6 +1,9 @@
 #!/bin/bash
-# Description: txn: the checkpointer writes from the buffer, as the databases do: the pread64 calls on the table files (strace) = the pool's misses read (summary reads), not reads + ckpt_written (postgres and mysql)
+# Description: txn: the checkpointer writes from the buffer, as the databases do: no extra reads of the table files
 # Timeout: 200
+# In full: txn: the checkpointer writes from the buffer, as the databases do: the pread64 calls on the
+# table files (strace) = the pool's misses read (summary reads), not reads + ckpt_written (postgres
+# and mysql)
 . "$(dirname "$0")/lib.sh"
 E=$B/txn.so
 command -v strace >/dev/null || fail "strace is not installed (tools/deps installs it)"

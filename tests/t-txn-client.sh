@@ -1,6 +1,15 @@
 #!/bin/bash
-# Description: txn client_thread=1 (the default): client_cpu_per_stmt is burned on a client thread of each connection that the statement is handed to and back, two blocking wake-ups a statement as over loopback; the oracle is the kernel's count of context switches of the fio process (wait4 rusage), about 2 a statement with it (voluntary, or involuntary where a busy machine preempted the thread before it blocked) and about no voluntary ones with client_thread=0, while the CPU burned (user+sys) is the same statements x (cpu_per_stmt + client_cpu_per_stmt) both ways; client_working_set=64m is memory of the client thread's own (the largest resident set, wait4, 64 MB above the run without it) over which its CPU is work, not a spin (the CPU the same); cpu_after_reply=100 burns the server's CPU while the client burns its own (2 cores: fio's median clat about half, the CPU the same)
+# Description: txn client_thread=1: client_cpu_per_stmt is burned on a client thread, two wake-ups a statement
 # Timeout: 240
+# In full: txn client_thread=1 (the default): client_cpu_per_stmt is burned on a client thread of each
+# connection that the statement is handed to and back, two blocking wake-ups a statement as over
+# loopback; the oracle is the kernel's count of context switches of the fio process (wait4 rusage),
+# about 2 a statement with it (voluntary, or involuntary where a busy machine preempted the thread
+# before it blocked) and about no voluntary ones with client_thread=0, while the CPU burned (user+sys)
+# is the same statements x (cpu_per_stmt + client_cpu_per_stmt) both ways; client_working_set=64m is
+# memory of the client thread's own (the largest resident set, wait4, 64 MB above the run without it)
+# over which its CPU is work, not a spin (the CPU the same); cpu_after_reply=100 burns the server's
+# CPU while the client burns its own (2 cores: fio's median clat about half, the CPU the same)
 . "$(dirname "$0")/lib.sh"
 timing_test
 E=$B/txn.so

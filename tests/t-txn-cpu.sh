@@ -1,6 +1,11 @@
 #!/bin/bash
-# Description: txn cpu_per_stmt (and client_cpu_per_stmt) is burned as each connection's own thread CPU time, not slept: the fio process's user+sys time (wait4 rusage) grows by txns x statements x CPU per statement, for each of 2 connections sharing one core (taskset); commit_cpu is burned once a durable commit, flush_wait slept in each log flush; rtt is slept (no CPU) and adds statements x rtt to fio's clat
+# Description: txn cpu_per_stmt (and client_cpu_per_stmt) is burned as each connection's own thread CPU time, not slept
 # Timeout: 200
+# In full: txn cpu_per_stmt (and client_cpu_per_stmt) is burned as each connection's own thread CPU
+# time, not slept: the fio process's user+sys time (wait4 rusage) grows by txns x statements x CPU per
+# statement, for each of 2 connections sharing one core (taskset); commit_cpu is burned once a durable
+# commit, flush_wait slept in each log flush; rtt is slept (no CPU) and adds statements x rtt to fio's
+# clat
 . "$(dirname "$0")/lib.sh"
 timing_test
 E=$B/txn.so

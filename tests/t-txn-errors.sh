@@ -1,5 +1,9 @@
 #!/bin/bash
-# Description: txn fails with the real errno in fio's JSON: ENOSPC when its log cannot be created on a full file system (was EIO), and ENOSPC, with the checkpointer's one line, when a checkpoint's page write fails (the job went on reporting tps); an unreadable ownership marker gives txn and pgpage EISDIR, as their line says (was EIO)
+# Description: txn fails with the real errno in fio's JSON (ENOSPC, EISDIR), never a generic EIO
+# In full: txn fails with the real errno in fio's JSON: ENOSPC when its log cannot be created on a
+# full file system (was EIO), and ENOSPC, with the checkpointer's one line, when a checkpoint's page
+# write fails (the job went on reporting tps); an unreadable ownership marker gives txn and pgpage
+# EISDIR, as their line says (was EIO)
 . "$(dirname "$0")/lib.sh"
 . "$REPO/tests/lib-fault.sh"
 ENOSPC=28

@@ -1,6 +1,10 @@
 #!/bin/bash
-# Description: txn with one connection flushes the log once per commit (strace counts fdatasync: postgres, mariadb); innodb_flush_log_at_trx_commit=2 writes per commit and flushes about once a second, =0 writes about once a second; mysql's binlog: one fdatasync per group (sync_binlog=1) or per 5 (=5), with trx_commit 2 and 0 too; its writes stay below max_binlog_size (it wraps)
+# Description: txn with one connection flushes the log once per commit (strace counts fdatasync: postgres, mariadb)
 # Timeout: 200
+# In full: txn with one connection flushes the log once per commit (strace counts fdatasync: postgres,
+# mariadb); innodb_flush_log_at_trx_commit=2 writes per commit and flushes about once a second, =0
+# writes about once a second; mysql's binlog: one fdatasync per group (sync_binlog=1) or per 5 (=5),
+# with trx_commit 2 and 0 too; its writes stay below max_binlog_size (it wraps)
 . "$(dirname "$0")/lib.sh"
 E=$B/txn.so
 command -v strace >/dev/null || fail "strace is not installed (tools/deps installs it)"

@@ -1,6 +1,10 @@
 #!/bin/bash
-# Description: txn never creates, truncates or writes a database-named file it did not create (binlog.000001, #ib_16384_0.dblwr, ibdata1 with waldir=, a table file 16384; a foreign ib_logfile0, refused by redolog after txn's names were checked): one line naming it, sha256sum unchanged, nothing created beside it (no marker either); reruns on the engine's own files work
+# Description: txn never creates, truncates or writes a database-named file it did not create
 # Timeout: 200
+# In full: txn never creates, truncates or writes a database-named file it did not create
+# (binlog.000001, #ib_16384_0.dblwr, ibdata1 with waldir=, a table file 16384; a foreign ib_logfile0,
+# refused by redolog after txn's names were checked): one line naming it, sha256sum unchanged, nothing
+# created beside it (no marker either); reruns on the engine's own files work
 . "$(dirname "$0")/lib.sh"
 E=$B/txn.so
 TX="--ioengine=external:$E --rw=write --innodb_log_file_size=2m --wal_segment_size=1m"

@@ -1,6 +1,10 @@
 #!/bin/bash
-# Description: txn group commit, 4 connections, flush slowed to 50 ms (debug_flush_delay), 7 ms per transaction: PostgreSQL's groups alternate a, 4-a (mean 2: the flushed come back while the next flush runs); commit_delay 30 ms with 3 siblings makes every group 4; strace's fdatasync count = the flushes
+# Description: txn group commit, 4 connections, flush slowed to 50 ms (debug_flush_delay), 7 ms per transaction
 # Timeout: 200
+# In full: txn group commit, 4 connections, flush slowed to 50 ms (debug_flush_delay), 7 ms per
+# transaction: PostgreSQL's groups alternate a, 4-a (mean 2: the flushed come back while the next
+# flush runs); commit_delay 30 ms with 3 siblings makes every group 4; strace's fdatasync count = the
+# flushes
 . "$(dirname "$0")/lib.sh"
 E=$B/txn.so
 command -v strace >/dev/null || fail "strace is not installed (tools/deps installs it)"

@@ -1,6 +1,8 @@
 #!/bin/bash
-# Description: the txn job files (jobs/txn-pgbench.fio, jobs/txn-sysbench.fio) run with their profile includes: 2 connections, one database, tps > 0, no error
+# Description: the txn job files (jobs/txn-pgbench.fio, jobs/txn-sysbench.fio) run with their profile includes
 # Timeout: 120
+# In full: the txn job files (jobs/txn-pgbench.fio, jobs/txn-sysbench.fio) run with their profile
+# includes: 2 connections, one database, tps > 0, no error
 . "$(dirname "$0")/lib.sh"
 cd "$REPO" || exit 1
 for j in pgbench sysbench; do

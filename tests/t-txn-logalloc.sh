@@ -1,6 +1,10 @@
 #!/bin/bash
-# Description: txn flavor=mariadb creates ib_logfile0 as MariaDB 10.11 does — its 12 KiB header written, the rest fallocate'd (strace: one fallocate of the rest, far fewer bytes written than the file's size; filefrag shows the unwritten extent on ext4/xfs), so a commit's fdatasync into a fresh block also commits the file system's journal; flavor=mysql still zero-fills the whole file
+# Description: txn flavor=mariadb creates ib_logfile0 as MariaDB 10.11 does — its 12 KiB header written, the rest fallocate'd
 # Timeout: 120
+# In full: txn flavor=mariadb creates ib_logfile0 as MariaDB 10.11 does — its 12 KiB header written,
+# the rest fallocate'd (strace: one fallocate of the rest, far fewer bytes written than the file's
+# size; filefrag shows the unwritten extent on ext4/xfs), so a commit's fdatasync into a fresh block
+# also commits the file system's journal; flavor=mysql still zero-fills the whole file
 . "$(dirname "$0")/lib.sh"
 E=$B/txn.so
 command -v strace >/dev/null || fail "strace is not installed (tools/deps installs it)"

@@ -1,6 +1,11 @@
 #!/bin/bash
-# Description: flavor=mariadb opens its redo log as MariaDB 10.11 does in the same directory: O_DIRECT with writes in the device's physical block size on a block device's file system, buffered where there is none (ceph-fuse): local, CephFS and ext4-on-RBD; the oracle is real mariadbd's own start-up line ("File system buffers for log disabled (block size=N bytes)" / "Buffered log writes") and the model's openat flags and pwrite sizes under strace
+# Description: flavor=mariadb opens its redo log as MariaDB 10.11 does: O_DIRECT on a block device, buffered on ceph-fuse
 # Timeout: 300
+# In full: flavor=mariadb opens its redo log as MariaDB 10.11 does in the same directory: O_DIRECT
+# with writes in the device's physical block size on a block device's file system, buffered where
+# there is none (ceph-fuse): local, CephFS and ext4-on-RBD; the oracle is real mariadbd's own start-up
+# line ("File system buffers for log disabled (block size=N bytes)" / "Buffered log writes") and the
+# model's openat flags and pwrite sizes under strace
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || skip "needs root (mariadbd --user=root)"
 command -v mariadbd >/dev/null && command -v mariadb-install-db >/dev/null ||

@@ -1,6 +1,9 @@
 #!/bin/bash
-# Description: txn's log error is recorded under the log's mutex: helgrind sees no race on it when the binlog's pwrite fails with ENOSPC (2 connections, log_bin=1, a full loop file system); both jobs fail with ENOSPC in fio's JSON
+# Description: txn's log error is recorded under the log's mutex: helgrind sees no race when the binlog write fails
 # Timeout: 400
+# In full: txn's log error is recorded under the log's mutex: helgrind sees no race on it when the
+# binlog's pwrite fails with ENOSPC (2 connections, log_bin=1, a full loop file system); both jobs
+# fail with ENOSPC in fio's JSON
 . "$(dirname "$0")/lib.sh"
 . "$REPO/tests/lib-fault.sh"
 command -v valgrind >/dev/null || skip "no valgrind (helgrind is the oracle)"

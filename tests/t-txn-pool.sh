@@ -1,6 +1,9 @@
 #!/bin/bash
-# Description: txn buffer pool: uniform reads (read_only, 2 connections, prewarmed) hit B/D within 2 points, misses = the reads strace sees; dirty pages leave by eviction writes (strace pwrite64 count; InnoDB's doublewrite first) and by pgpage's checkpointer (its fsyncs)
+# Description: txn buffer pool: uniform reads (read_only, 2 connections, prewarmed) hit B/D within 2 points
 # Timeout: 200
+# In full: txn buffer pool: uniform reads (read_only, 2 connections, prewarmed) hit B/D within 2
+# points, misses = the reads strace sees; dirty pages leave by eviction writes (strace pwrite64 count;
+# InnoDB's doublewrite first) and by pgpage's checkpointer (its fsyncs)
 . "$(dirname "$0")/lib.sh"
 E=$B/txn.so
 command -v strace >/dev/null || fail "strace is not installed (tools/deps installs it)"

@@ -1,6 +1,10 @@
 #!/bin/bash
-# Description: txn tpcb on postgres probes relation sizes as PostgreSQL 15 does (strace: lseek(SEEK_END) per transaction on each relation file — accounts, accounts_pkey, tellers, branches 2, tellers_pkey, branches_pkey 1, 10 in all — and pgbench_history extended by one 8 kB pwrite at its end, after a probe, every 157 rows, continuing at the file's end on a rerun); mariadb makes no probes
+# Description: txn tpcb on postgres probes relation sizes and extends pgbench_history as PostgreSQL 15 does; mariadb none
 # Timeout: 200
+# In full: txn tpcb on postgres probes relation sizes as PostgreSQL 15 does (strace: lseek(SEEK_END)
+# per transaction on each relation file — accounts, accounts_pkey, tellers, branches 2, tellers_pkey,
+# branches_pkey 1, 10 in all — and pgbench_history extended by one 8 kB pwrite at its end, after a
+# probe, every 157 rows, continuing at the file's end on a rerun); mariadb makes no probes
 . "$(dirname "$0")/lib.sh"
 E=$B/txn.so
 command -v strace >/dev/null || fail "strace is not installed (tools/deps installs it)"

@@ -1,6 +1,11 @@
 #!/bin/bash
-# Description: txn row locks: pgbench's TPC-B at scale 1 (one branch row), 4 connections, flush slowed to 50 ms: PostgreSQL holds the branch until its commit is flushed, so every flush covers one commit (strace's fdatasync count = commits) and the run lasts at least commits x (flush + 2 round trips) by fio's clock; row_locks=0 forms groups again; InnoDB releases before the flush, so its groups form too
+# Description: txn row locks: pgbench's TPC-B at scale 1 (one branch row), 4 connections, flush slowed to 50 ms
 # Timeout: 200
+# In full: txn row locks: pgbench's TPC-B at scale 1 (one branch row), 4 connections, flush slowed to
+# 50 ms: PostgreSQL holds the branch until its commit is flushed, so every flush covers one commit
+# (strace's fdatasync count = commits) and the run lasts at least commits x (flush + 2 round trips) by
+# fio's clock; row_locks=0 forms groups again; InnoDB releases before the flush, so its groups form
+# too
 . "$(dirname "$0")/lib.sh"
 E=$B/txn.so
 command -v strace >/dev/null || fail "strace is not installed (tools/deps installs it)"

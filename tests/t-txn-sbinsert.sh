@@ -1,6 +1,9 @@
 #!/bin/bash
-# Description: txn oltp_read_write: sysbench's INSERT puts a new random k, so each transaction reads 3 random k_1 index leaves (UPDATE k, DELETE, INSERT), not 2 (strace: pread64 on the k_1 file per commit, 16-frame pool: nearly every access misses)
+# Description: txn oltp_read_write: sysbench's INSERT puts a new random k, so each transaction reads 3 random k_1 index leaves
 # Timeout: 200
+# In full: txn oltp_read_write: sysbench's INSERT puts a new random k, so each transaction reads 3
+# random k_1 index leaves (UPDATE k, DELETE, INSERT), not 2 (strace: pread64 on the k_1 file per
+# commit, 16-frame pool: nearly every access misses)
 . "$(dirname "$0")/lib.sh"
 E=$B/txn.so
 command -v strace >/dev/null || fail "strace is not installed (tools/deps installs it)"

@@ -1,6 +1,10 @@
 #!/bin/bash
-# Description: txn waldir= puts the log in a directory of its own (initdb --waldir; seed 001's WAL image): strace sees every WAL write and fdatasync there and the tables' fsyncs in the job's directory; without waldir the log stays beside the tables; cephfs/rbd refuse it; two connections naming other waldirs are refused
+# Description: txn waldir= puts the log in a directory of its own (initdb --waldir; seed 001's WAL image)
 # Timeout: 120
+# In full: txn waldir= puts the log in a directory of its own (initdb --waldir; seed 001's WAL image):
+# strace sees every WAL write and fdatasync there and the tables' fsyncs in the job's directory;
+# without waldir the log stays beside the tables; cephfs/rbd refuse it; two connections naming other
+# waldirs are refused
 . "$(dirname "$0")/lib.sh"
 E=$B/txn.so
 command -v strace >/dev/null || fail "strace is not installed (tools/deps installs it)"

@@ -1,6 +1,10 @@
 #!/bin/bash
-# Description: txn cpu_working_set: a connection's CPU is work over its own memory, so back to back it costs about cpu_per_stmt (the fio job's rusage as fio reports it), and with the set evicted between statements (a process streaming 256 MB on the same core) the same work costs more CPU, where the spin (cpu_working_set=0) does not
+# Description: txn cpu_working_set: a connection's CPU is work over its own memory, dearer when the set is evicted
 # Timeout: 200
+# In full: txn cpu_working_set: a connection's CPU is work over its own memory, so back to back it
+# costs about cpu_per_stmt (the fio job's rusage as fio reports it), and with the set evicted between
+# statements (a process streaming 256 MB on the same core) the same work costs more CPU, where the
+# spin (cpu_working_set=0) does not
 . "$(dirname "$0")/lib.sh"
 timing_test
 E=$B/txn.so

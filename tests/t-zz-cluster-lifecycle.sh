@@ -1,6 +1,8 @@
 #!/bin/bash
-# Description: tools/cluster: up is idempotent, mounts work, down leaves no process, mount or loop device; a mon port held by a client connection (not a listener) is refused at once, naming it
+# Description: tools/cluster: up is idempotent, mounts work, down leaves no process, mount or loop device
 # Timeout: 300
+# In full: tools/cluster: up is idempotent, mounts work, down leaves no process, mount or loop device;
+# a mon port held by a client connection (not a listener) is refused at once, naming it
 . "$(dirname "$0")/lib.sh"
 [ -n "${DBFIO_TEST_CEPH_CONF:-}" ] && skip "tests target an existing cluster (DBFIO_TEST_CEPH_CONF)"
 C=$REPO/tools/cluster
