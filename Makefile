@@ -110,6 +110,8 @@ engine_obj = $(patsubst engines/%.c,$(B)/obj/eng/%.o,$(wildcard engines/$(1)/*.c
 
 ENGINE_SO := $(ENGINES:%=$(B)/%.so)
 TOOLS := $(patsubst tools/%.c,$(B)/%,$(wildcard tools/*.c))
+# the lab's programs (lab/*.c: what the project measures itself with) the same way
+TOOLS += $(patsubst lab/%.c,$(B)/%,$(wildcard lab/*.c))
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/*.c))
 HEADERS := $(wildcard engines/*/*.h)
 
@@ -168,6 +170,9 @@ $(B)/logverify: tools/logverify.c $(CB)/config.h
 $(B)/%: tools/%.c $(STORE_OBJ) $(HEADERS)
 	$(QUIET_LINK)$(CC) $(BASE_CFLAGS) $(STORE_CFLAGS) $(CFLAGS) -o $@ $< $(STORE_OBJ) $(STORE_LIBS)
 
+$(B)/%: lab/%.c $(STORE_OBJ) $(HEADERS)
+	$(QUIET_LINK)$(CC) $(BASE_CFLAGS) $(STORE_CFLAGS) $(CFLAGS) -o $@ $< $(STORE_OBJ) $(STORE_LIBS)
+
 # every package the tests, the demo and the fidelity runs use (quick when present)
 deps:
 	@tools/deps all
@@ -185,19 +190,19 @@ check: setup
 
 # each mutation of tests/mutants.txt built in a scratch copy, its killing tests run
 mutants: setup
-	@tools/mutants $(MUTANTS_ARGS)
+	@lab/mutants $(MUTANTS_ARGS)
 
 demo: setup
 	@tools/demo
 
 results: setup
-	@tools/results
+	@lab/results
 
 bench: setup
 	@tools/bench
 
 fidelity: setup
-	@tools/fidelity page
+	@lab/fidelity page
 
 install: all
 	install -d $(DESTDIR)$(LIBDIR)/fio
@@ -209,7 +214,7 @@ clean:
 
 # The clusters under build/ first, each stopped by its pid files (tools/cluster
 # down): the project's (DBFIO_CLUSTER_DIR, default build/cluster) and the
-# seed-like one tools/experiment.d/seed003.py starts beside it (cluster-seed003
+# seed-like one lab/experiment.d/seed003.py starts beside it (cluster-seed003
 # next to the first, port DBFIO_CLUSTER_PORT + 100, unless DBFIO_SEED003_* say). A cluster that does not stop
 # stops distclean: rm -rf must never run through its mounts.
 SEED003_DIR = $${DBFIO_SEED003_CLUSTER_DIR:-$$(dirname "$${DBFIO_CLUSTER_DIR:-$(CB)/cluster}")/cluster-seed003}

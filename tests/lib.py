@@ -146,10 +146,10 @@ def rusage_csw(*cmd):
 def pingpong(rounds="3", n="2000"):
     """pingpong [ROUNDS [N]]: how long a wake-up takes on this machine now: the
     median over ROUNDS of N one-byte round trips between two processes over
-    pipes, in microseconds (tools/dbtrace.d/wakeup.py, tools/txncalib's too). A
+    pipes, in microseconds (lab/dbtrace.d/wakeup.py, lab/txncalib's too). A
     busy VM host makes it several times longer, and every timing test's
     wake-ups with it."""
-    d = os.path.join(REPO, "tools", "dbtrace.d")
+    d = os.path.join(REPO, "lab", "dbtrace.d")
     if d not in sys.path:
         sys.path.insert(0, d)
     from wakeup import wakeup_us
@@ -847,7 +847,7 @@ def strip_idempotent(tmp):
     """strip-idempotent TMPDIR: --strip cuts a 100-line fio.err to 60 lines and a count of the
     40 dropped, and a second --strip (another seed's run under --only) keeps that count."""
     import importlib.machinery
-    X = importlib.machinery.SourceFileLoader("experiment", os.path.join(REPO, "tools", "experiment")).load_module()
+    X = importlib.machinery.SourceFileLoader("experiment", os.path.join(REPO, "lab", "experiment")).load_module()
     d = os.path.join(tmp, "runs", "seed9", "r1")
     os.makedirs(d)
     f = os.path.join(d, "fio.err")
@@ -863,7 +863,7 @@ def strip_idempotent(tmp):
     assert twice == once
 
 
-# ------------------------------------------------------------------ tools/sweep, tools/experiment
+# ------------------------------------------------------------------ tools/sweep, lab/experiment
 
 @command
 def sweep_summary(path):
@@ -882,8 +882,8 @@ def svg_lines(path, n):
 
 
 def experiment_d():
-    """Make tools/experiment.d's modules (claims, common, seed00N) importable."""
-    d = os.path.join(REPO, "tools", "experiment.d")
+    """Make lab/experiment.d's modules (claims, common, seed00N) importable."""
+    d = os.path.join(REPO, "lab", "experiment.d")
     if d not in sys.path:
         sys.path.insert(0, d)
 
@@ -1009,10 +1009,10 @@ def claims_fixture(path):
 
 @command
 def claims_experiment(tmp):
-    """claims-experiment TMPDIR: tools/experiment refuses (exit 1) a page whose reversed
+    """claims-experiment TMPDIR: lab/experiment refuses (exit 1) a page whose reversed
     claim has no explanation, and writes it, claims first, with one."""
     import importlib.machinery
-    X = importlib.machinery.SourceFileLoader("experiment", os.path.join(REPO, "tools", "experiment")).load_module()
+    X = importlib.machinery.SourceFileLoader("experiment", os.path.join(REPO, "lab", "experiment")).load_module()
     os.makedirs(os.path.join(tmp, "claims"))
     claim = {"id": "up", "words": "grows 3x", "seed": {"a": 3, "b": 1},
              "a": "rbd/tps-64", "b": "rbd/tps-4", "compare": {"kind": "factor"}}
@@ -1256,10 +1256,10 @@ def seed000_records(tmp):
 
 @command
 def fidelity_table_fixture():
-    """fidelity-table-fixture: tools/fidelity's ratio table from hand-made runs (rows A, B, C on
+    """fidelity-table-fixture: lab/fidelity's ratio table from hand-made runs (rows A, B, C on
     local and cephfs; tolerance 15%), then a MISS line per row it marks."""
     import importlib.machinery
-    f = importlib.machinery.SourceFileLoader("fidelity", os.path.join(REPO, "tools", "fidelity")).load_module()
+    f = importlib.machinery.SourceFileLoader("fidelity", os.path.join(REPO, "lab", "fidelity")).load_module()
     T = [("local", "/l"), ("cephfs", "/c")]
     # (round, real, dbfio); local real 1000 in both rounds
     runs = {("local", "A"): [(0, 1000.0, 1200.0), (1, 1000.0, 1200.0)],

@@ -1,6 +1,6 @@
 #!/bin/bash
-# Description: claim verdicts (tools/experiment.d/claims.py) on fixtures: reproduced, direction only, reversed
-# In full: claim verdicts (tools/experiment.d/claims.py) on fixtures: reproduced, direction only,
+# Description: claim verdicts (lab/experiment.d/claims.py) on fixtures: reproduced, direction only, reversed
+# In full: claim verdicts (lab/experiment.d/claims.py) on fixtures: reproduced, direction only,
 # reversed (a page without its explanation for "reversed" is refused), not attempted, thresholds,
 # pivots other than 1 (a reversed growth claim), the geometric middle of two repeats, a spread across
 # the pivot; the four claim files load; seed 000's replicated-cluster claims on hand-made figures
@@ -46,9 +46,9 @@ JSON
 py claims-fixture "$TMP/fix.json" || fail "verdicts on the fixture"
 ok "fixture: reproduced 5, direction only 8, reversed 5, not attempted 2 (pivots, a/b and b/a alike, spread across the pivot); a reversed claim without an explanation for \"reversed\" is refused"
 
-# The same refusal end to end: tools/experiment writes no page and exits 1.
-py claims-experiment "$TMP" || fail "tools/experiment wrote a page for a reversed claim without explanation"
-ok "tools/experiment refuses the page (exit 1) without the explanation, writes it with one"
+# The same refusal end to end: lab/experiment writes no page and exits 1.
+py claims-experiment "$TMP" || fail "lab/experiment wrote a page for a reversed claim without explanation"
+ok "lab/experiment refuses the page (exit 1) without the explanation, writes it with one"
 
 for f in results/claims/seed00[0-3].json; do
 	py claims-load "$f" 5 ||
@@ -56,7 +56,7 @@ for f in results/claims/seed00[0-3].json; do
 done
 ok "the four claim files load ($(cat results/claims/seed00[0-3].json | grep -c '"id"') claims)"
 
-# seed 001's claim file against the keys tools/experiment.d/seed001.py records, on two
+# seed 001's claim file against the keys lab/experiment.d/seed001.py records, on two
 # hand-made curves: one that saturates as the seed's does (300 -> 870 tx/s, 2.9x) and one
 # that grows with the connections (10 tx/s per connection: 16x from 4 to 64)
 py claims-seed001-curves || fail "seed 001 claims on a saturating and a linear curve"

@@ -1,11 +1,11 @@
 #!/bin/bash
-# Description: tools/commitgap refuses bad arguments in one line naming the argument and the value
+# Description: lab/commitgap refuses bad arguments in one line naming the argument and the value
 # Timeout: 60
-# In full: tools/commitgap refuses bad arguments in one line naming the argument and the value
+# In full: lab/commitgap refuses bad arguments in one line naming the argument and the value
 # (--seconds/--rounds/--scale/--rows below 1, a --db other than postgres or mariadb, a profile without
 # cpu_per_stmt=), exit non-zero, before any server is started (no data directory left under --dir)
 . "$(dirname "$0")/lib.sh"
-CG=$REPO/tools/commitgap
+CG=$REPO/lab/commitgap
 mkdir -p "$TMP/dir"
 # refused ARGS... -- TEXT: non-zero, TEXT in the output, nothing made under --dir
 refused() {

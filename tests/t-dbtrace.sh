@@ -1,11 +1,11 @@
 #!/bin/bash
-# Description: tools/dbtrace: real PostgreSQL pgbench, MariaDB DDL and both databases' INSERTs traced by file role
+# Description: lab/dbtrace: real PostgreSQL pgbench, MariaDB DDL and both databases' INSERTs traced by file role
 # Timeout: 240
-# In full: tools/dbtrace: real PostgreSQL pgbench, MariaDB DDL and both databases' INSERTs traced by
+# In full: lab/dbtrace: real PostgreSQL pgbench, MariaDB DDL and both databases' INSERTs traced by
 # file role, everything cleaned up
 . "$(dirname "$0")/lib.sh"
-DBTRACE=$REPO/tools/dbtrace
-[ "$(id -u)" = 0 ] || skip "tools/dbtrace needs root"
+DBTRACE=$REPO/lab/dbtrace
+[ "$(id -u)" = 0 ] || skip "lab/dbtrace needs root"
 
 # need_db BINARY: install the fidelity packages when BINARY is missing.
 # Returns 1 when they cannot be installed (a failure in CI).

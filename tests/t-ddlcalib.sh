@@ -1,7 +1,7 @@
 #!/bin/bash
-# Description: tools/ddlcalib runs real DDL on PostgreSQL 15 and MariaDB 10.11 and writes a metastorm profile
+# Description: lab/ddlcalib runs real DDL on PostgreSQL 15 and MariaDB 10.11 and writes a metastorm profile
 # Timeout: 300
-# In full: tools/ddlcalib runs real CREATE/DROP TABLE and INSERT on PostgreSQL 15 and MariaDB 10.11
+# In full: lab/ddlcalib runs real CREATE/DROP TABLE and INSERT on PostgreSQL 15 and MariaDB 10.11
 # briefly and writes a metastorm profile (rtt, ddl_cpu per DDL type) that a job includes; nothing left
 # behind; bad arguments refused in one line
 . "$(dirname "$0")/lib.sh"
@@ -9,12 +9,12 @@
 [ -x /usr/lib/postgresql/15/bin/postgres ] && command -v mariadbd >/dev/null ||
 	fail "PostgreSQL 15 or MariaDB missing (tools/deps --with fidelity installs them)"
 chmod 755 "$TMP"
-"$REPO/tools/ddlcalib" --db postgres --dir "$TMP" --tables 0 >"$TMP/bad.out" 2>&1 && fail "--tables 0 accepted"
+"$REPO/lab/ddlcalib" --db postgres --dir "$TMP" --tables 0 >"$TMP/bad.out" 2>&1 && fail "--tables 0 accepted"
 grep -q "at least 1" "$TMP/bad.out" || { cat "$TMP/bad.out"; fail "--tables 0: no reason given"; }
 for db in postgres mariadb; do
-	"$REPO/tools/ddlcalib" --db $db --dir "$TMP" --tables 30 --rows 60 --out "$TMP/$db.fio" \
+	"$REPO/lab/ddlcalib" --db $db --dir "$TMP" --tables 30 --rows 60 --out "$TMP/$db.fio" \
 		>"$TMP/$db.out" 2>&1 || { cat "$TMP/$db.out"; fail "$db: ddlcalib failed"; }
-	grep -q "^;   tools/ddlcalib --db $db " "$TMP/$db.fio" || { cat "$TMP/$db.fio"; fail "$db: no command in the header"; }
+	grep -q "^;   lab/ddlcalib --db $db " "$TMP/$db.fio" || { cat "$TMP/$db.fio"; fail "$db: no command in the header"; }
 	rtt=$(sed -n 's/^rtt=\([0-9]*\)us$/\1/p' "$TMP/$db.fio")
 	cc=$(sed -n 's/^ddl_cpu=create:\([0-9]*\)us,drop:[0-9]*us,open:[0-9]*us,rename:[0-9]*us$/\1/p' "$TMP/$db.fio")
 	[ -n "$rtt" ] && [ "$rtt" -gt 0 ] && [ -n "$cc" ] && [ "$cc" -gt 0 ] ||

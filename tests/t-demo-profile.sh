@@ -1,7 +1,7 @@
 #!/bin/bash
-# Description: make demo's profile (tools/experiment --demo): one run per point, DEMO marker, claims recapped
+# Description: make demo's profile (lab/experiment --demo): one run per point, DEMO marker, claims recapped
 # Timeout: 300
-# In full: make demo's profile (tools/experiment --demo): one run per point with the DEMO marker on
+# In full: make demo's profile (lab/experiment --demo): one run per point with the DEMO marker on
 # the output and the page and the claims recapped at the end (seed 002, local only); seed 003's demo
 # figures from a hand-made SNAPS=3-only sidecar: the first snapshot's create stands for the SNAPS=1
 # run, CoW at 1 and 5 snapshots
@@ -11,8 +11,8 @@ cd "$REPO" || fail "no repo"
 # seed 002 through --demo: no Ceph, no GlusterFS (the local column only)
 out=$TMP/demo
 env -u CEPH_CONF -u GLUSTER_MNT DBFIO_EXP_LOCAL="$TMP/local" DBFIO_GLUSTER_DIR="$TMP/no-gluster" \
-	"$REPO/tools/experiment" --demo --only seed002 --out "$out" >"$TMP/exp.out" 2>"$TMP/exp.err" ||
-	{ cat "$TMP/exp.err"; fail "tools/experiment --demo --only seed002 failed"; }
+	"$REPO/lab/experiment" --demo --only seed002 --out "$out" >"$TMP/exp.out" 2>"$TMP/exp.err" ||
+	{ cat "$TMP/exp.err"; fail "lab/experiment --demo --only seed002 failed"; }
 grep -q '^demo: one run per point (repeats 1), see make results for spread' "$TMP/exp.out" ||
 	fail "no 'one run per point' marker at the top of the output"
 grep -q '^# demo summary' "$TMP/exp.out" || fail "no closing summary of the claims"

@@ -1,6 +1,6 @@
 #!/bin/bash
-# Description: tools/experiment --render keeps a run stopped at its claims and writes the page once explained
-# In full: tools/experiment --render: a run that stopped at its claims (a reversed claim without a
+# Description: lab/experiment --render keeps a run stopped at its claims and writes the page once explained
+# In full: lab/experiment --render: a run that stopped at its claims (a reversed claim without a
 # "reversed" explanation) keeps its measurements; --render refuses again while the explanation is
 # missing, then writes the page from them once the claim file has it (the page shows the text, the
 # pending file goes, OUT/README.md counts the claims)
@@ -20,18 +20,18 @@ PY
 # what a run leaves when the page stops: tps falls from 4 to 64 connections (reversed)
 python3 - "$REPO" "$OUT" <<'PY' || fail "cannot write the pending run"
 import argparse, os, pickle, sys
-sys.path.insert(0, os.path.join(sys.argv[1], "tools", "experiment.d"))
+sys.path.insert(0, os.path.join(sys.argv[1], "lab", "experiment.d"))
 from common import Ctx
 a = argparse.Namespace(out=sys.argv[2], short=True, demo=False, repeats=3)
 ctx = Ctx(a, "seed001")
 for rep, (t4, t64) in enumerate([(200, 100), (210, 95), (190, 105)]):
     ctx.measure("ext4rbd/tps-4", rep, t4)
     ctx.measure("ext4rbd/tps-64", rep, t64)
-pickle.dump({"body": "BODY-MARKER", "ctx": ctx, "secs": 12.0, "cmdline": "tools/experiment --short"},
+pickle.dump({"body": "BODY-MARKER", "ctx": ctx, "secs": 12.0, "cmdline": "lab/experiment --short"},
             open(os.path.join(sys.argv[2], ".pending-seed001.pickle"), "wb"))
 PY
 export DBFIO_CLAIMS_DIR=$C
-"$REPO/tools/experiment" --render --out "$OUT" --only seed001 2>"$TMP/r1.err" &&
+"$REPO/lab/experiment" --render --out "$OUT" --only seed001 2>"$TMP/r1.err" &&
 	fail "--render wrote a page with an unexplained reversed claim: $(cat "$TMP/r1.err")"
 grep -q "scaling-4-to-64" "$TMP/r1.err" || fail "--render's refusal does not name the claim: $(cat "$TMP/r1.err")"
 [ -e "$OUT/.pending-seed001.pickle" ] || fail "the refused --render dropped the measurements"
@@ -45,7 +45,7 @@ for c in d["claims"]:
         c.setdefault("differs", []).append({"when": "reversed", "text": "EXPLAINED-MARKER"})
 json.dump(d, open(sys.argv[1], "w"), indent=1)
 PY
-"$REPO/tools/experiment" --render --out "$OUT" --only seed001 2>"$TMP/r2.err" ||
+"$REPO/lab/experiment" --render --out "$OUT" --only seed001 2>"$TMP/r2.err" ||
 	fail "--render failed with the explanation in place: $(cat "$TMP/r2.err")"
 P=$OUT/seed001-pgbench-rbd.md
 [ -e "$P" ] || fail "no page after --render"

@@ -11,8 +11,8 @@ cd "$REPO" || fail "no repo"
 export DBFIO_EXP_LOCAL=$TMP/local DBFIO_GLUSTER_DIR=$TMP/no-gluster
 unset CEPH_CONF GLUSTER_MNT
 out=$TMP/out
-"$REPO/tools/experiment" --short --repeats 2 --only seed001 --out "$out" >"$TMP/exp.out" 2>"$TMP/exp.err" ||
-	{ cat "$TMP/exp.err"; fail "tools/experiment --short --only seed001 failed"; }
+"$REPO/lab/experiment" --short --repeats 2 --only seed001 --out "$out" >"$TMP/exp.out" 2>"$TMP/exp.err" ||
+	{ cat "$TMP/exp.err"; fail "lab/experiment --short --only seed001 failed"; }
 page=$out/seed001-pgbench-rbd.md
 [ -f "$page" ] || fail "no page $page"
 # the oracle: fio's JSON of each point (group_reporting: the connections' write IOPS = tps),

@@ -43,8 +43,8 @@ ok "$n job files parse, name their seed, document every variable"
 export DBFIO_GLUSTER_DIR=$TMP/no-gluster DBFIO_EXP_LOCAL=$TMP/local
 unset CEPH_CONF GLUSTER_MNT
 out=$TMP/out
-"$REPO/tools/experiment" --short --repeats 2 --only seed002 --strip --out "$out" >"$TMP/exp.out" 2>"$TMP/exp.err" ||
-	{ cat "$TMP/exp.err"; fail "tools/experiment --short --only seed002 failed"; }
+"$REPO/lab/experiment" --short --repeats 2 --only seed002 --strip --out "$out" >"$TMP/exp.out" 2>"$TMP/exp.err" ||
+	{ cat "$TMP/exp.err"; fail "lab/experiment --short --only seed002 failed"; }
 page=$out/seed002-mysql-glusterfs.md
 [ -f "$page" ] || fail "no page $page"
 grep -qE '^\| data on local ext4 \| [0-9]+\.[0-9]+ \([0-9.]+–[0-9.]+\) \| [0-9]+\.[0-9]+ \(.*\| 0\.20 \| 28\.00 \|' "$page" ||

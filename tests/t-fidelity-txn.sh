@@ -6,7 +6,7 @@
 # sysbench oltp_read_write (MariaDB) vs txn-sysbench.fio run whose row carries both figures and a
 # verdict that agrees with them
 . "$(dirname "$0")/lib.sh"
-[ "$(id -u)" = 0 ] || skip "tools/fidelity needs root (tools/dbtrace)"
+[ "$(id -u)" = 0 ] || skip "lab/fidelity needs root (lab/dbtrace)"
 
 # 1. the table from figures made up here; every expected cell computed by hand
 py fidelity-table-fixture >"$TMP/table.md" || fail "the table could not be made from hand-made runs"
@@ -32,21 +32,21 @@ command -v mariadbd >/dev/null && command -v sysbench >/dev/null ||
 mkdir -p "$TMP/local"
 chmod 755 "$TMP" "$TMP/local"
 # dbtrace's sysbench workload: refused on PostgreSQL, several counts only untraced
-"$REPO/tools/dbtrace" --db postgres --dir "$TMP/local" --workload sysbench --no-trace >"$TMP/bad1" 2>&1 &&
+"$REPO/lab/dbtrace" --db postgres --dir "$TMP/local" --workload sysbench --no-trace >"$TMP/bad1" 2>&1 &&
 	fail "sysbench on postgres accepted"
 grep -q "^dbtrace: the sysbench workload is MariaDB only$" "$TMP/bad1" || fail "sysbench on postgres: $(cat "$TMP/bad1")"
-"$REPO/tools/dbtrace" --db mariadb --dir "$TMP/local" --workload sysbench --clients 1,4 >"$TMP/bad2" 2>&1 &&
+"$REPO/lab/dbtrace" --db mariadb --dir "$TMP/local" --workload sysbench --clients 1,4 >"$TMP/bad2" 2>&1 &&
 	fail "several --clients traced accepted"
 grep -q "several --clients need --no-trace" "$TMP/bad2" || fail "several --clients traced: $(cat "$TMP/bad2")"
-# two rounds under strace (execve only): the real side (tools/dbtrace) runs first in
+# two rounds under strace (execve only): the real side (lab/dbtrace) runs first in
 # round 1, dbfio's (fio) first in round 2
 command -v strace >/dev/null || fail "strace missing"
 mkdir "$TMP/exec"
 strace -ff -ttt -qq --seccomp-bpf -e trace=execve -e signal=none -o "$TMP/exec/x" \
-	"$REPO/tools/fidelity" ratios --targets "local=$TMP/local" --rounds 2 --seconds 2 --dbs mariadb \
+	"$REPO/lab/fidelity" ratios --targets "local=$TMP/local" --rounds 2 --seconds 2 --dbs mariadb \
 	--pgbench-clients '' --sysbench-clients 2 --table-size 5000 --no-ddl --md "$TMP/r.md" >"$TMP/r.out" 2>&1 ||
-	{ cat "$TMP/r.out"; fail "tools/fidelity ratios failed"; }
-order=$(cat "$TMP"/exec/x.* | grep ' = 0$' | sort -n | grep -o 'execve("[^"]*/\(tools/dbtrace\|fio\)"' |
+	{ cat "$TMP/r.out"; fail "lab/fidelity ratios failed"; }
+order=$(cat "$TMP"/exec/x.* | grep ' = 0$' | sort -n | grep -o 'execve("[^"]*/\(lab/dbtrace\|fio\)"' |
 	sed 's/.*\///; s/"$//' | tr '\n' ' ')
 [ "$order" = "dbtrace fio fio dbtrace " ] || fail "runs in the order '$order', not real-dbfio then dbfio-real"
 ok "round 1 ran the real database first, round 2 the txn engine first"

@@ -4,7 +4,7 @@
 # In full: fidelity: dbfio's calibrated jobs make the real database's syscall mix (strace, per call
 # type and file role, within 10%) on an unseen workload
 . "$(dirname "$0")/lib.sh"
-[ "$(id -u)" = 0 ] || skip "tools/fidelity needs root (tools/dbtrace)"
+[ "$(id -u)" = 0 ] || skip "lab/fidelity needs root (lab/dbtrace)"
 command -v strace >/dev/null || skip "strace is not installed"
 for so in metastorm redolog pgpage txn; do
 	[ -f "$B/$so.so" ] || fail "build/$so.so is missing (run make)"
@@ -19,7 +19,7 @@ fi
 chmod 711 "$TMP"	# user postgres must reach the target
 mkdir -p "$TMP/local"
 # calibrated on 2 clients / 5 tables (docs/fidelity.md); checked on 4 clients / 12 tables
-"$REPO/tools/fidelity" mix --dir "$TMP/local" --md "$TMP/mix.md" >"$TMP/mix.out" 2>&1
+"$REPO/lab/fidelity" mix --dir "$TMP/local" --md "$TMP/mix.md" >"$TMP/mix.out" 2>&1
 rc=$?
 cat "$TMP/mix.out"
 [ -z "$(ls -A "$TMP/local")" ] || fail "the target is not empty afterwards: $(ls -A "$TMP/local")"

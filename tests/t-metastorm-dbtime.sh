@@ -48,7 +48,7 @@ grep -q "^metastorm: non-storage time in the statements above: rtt 2000us" "$TMP
 # the shipped profiles are fio includes that set rtt and ddl_cpu
 for p in postgres15 mariadb1011; do
 	f=$REPO/jobs/metastorm-profiles/$p.fio
-	grep -q '^;   tools/ddlcalib ' "$f" || fail "$p: no 'tools/ddlcalib' command in the header of $f"
+	grep -q '^;   lab/ddlcalib ' "$f" || fail "$p: no 'lab/ddlcalib' command in the header of $f"
 	mkdir -p "$TMP/$p"
 	printf '[t]\ninclude %s\nioengine=external:%s\ndirectory=%s\nnumber_ios=20\nflavor=%s\ntables=2\ntable_json=%s\n' \
 		"$f" "$E" "$TMP/$p" "${p%%[0-9]*}" "$TMP/$p.tbl.json" >"$TMP/$p-job.fio"

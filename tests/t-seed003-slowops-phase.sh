@@ -8,7 +8,7 @@
 cd "$REPO" || fail "no repo"
 python3 - <<'PY' || fail "SLOW_OPS max taken from the baseline's leftovers"
 import sys
-sys.path.insert(0, "tools/experiment.d")
+sys.path.insert(0, "lab/experiment.d")
 import seed003, seed003_measure
 
 def ph(name, smax=None):

@@ -1,6 +1,6 @@
 #!/bin/bash
-# Description: a SIGTERM to tools/sweep (or to tools/experiment running a sweep) stops the running fio too: no fio outlives them
-# In full: a SIGTERM to tools/sweep (or to tools/experiment running a sweep) stops the running fio
+# Description: a SIGTERM to tools/sweep (or to lab/experiment running a sweep) stops the running fio too: no fio outlives them
+# In full: a SIGTERM to tools/sweep (or to lab/experiment running a sweep) stops the running fio
 # too: no fio outlives them (before, a killed experiment left its fio running on a cluster that was
 # gone); /proc is the oracle
 . "$(dirname "$0")/lib.sh"
@@ -47,10 +47,10 @@ left=$(gone $sp $fio_pids) || { kill -9 $fio_pids 2>/dev/null; fail "after SIGTE
 ok "SIGTERM to tools/sweep: it and its fio ($fio_pids) ended"
 grep -q "X=2" "$TMP/run/sweep.json" 2>/dev/null && fail "the sweep went on to its next point after SIGTERM"
 
-# tools/experiment: its SIGTERM handler stops the running sweep (which stops fio)
+# lab/experiment: its SIGTERM handler stops the running sweep (which stops fio)
 python3 - "$REPO" "$TMP" <<'PY' &
 import argparse, os, sys, time
-sys.path.insert(0, os.path.join(sys.argv[1], "tools", "experiment.d"))
+sys.path.insert(0, os.path.join(sys.argv[1], "lab", "experiment.d"))
 import signal
 from common import Ctx, stop_sweep
 signal.signal(signal.SIGTERM, lambda *_: (stop_sweep(), sys.exit(143)))

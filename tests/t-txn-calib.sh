@@ -1,7 +1,7 @@
 #!/bin/bash
-# Description: tools/txncalib refuses a busy host; writes a profile whose CPU and latency match the real databases
+# Description: lab/txncalib refuses a busy host; writes a profile whose CPU and latency match the real databases
 # Timeout: 400
-# In full: tools/txncalib refuses a busy host (a wake-up round trip over --max-wakeup-us) in one line,
+# In full: lab/txncalib refuses a busy host (a wake-up round trip over --max-wakeup-us) in one line,
 # writing nothing; it runs real PostgreSQL 15 (pgbench) and MariaDB 10.11 (sysbench) briefly and
 # writes a profile that a txn job includes: rtt, cpu_per_stmt, background_cpu (the server's tasks
 # alive through the run, /proc: below a third of its CPU), txn_log_bytes from the database's own log
@@ -26,11 +26,11 @@ timing_test
 chmod 755 "$TMP"
 WAL=$(mktemp -d /dev/shm/dbfio-test.XXXXXX)
 at_exit 'rm -rf "$WAL"'
-"$REPO/tools/txncalib" --db postgres --dir "$TMP" --seconds 0 >"$TMP/bad.out" 2>&1 && fail "--seconds 0 accepted"
+"$REPO/lab/txncalib" --db postgres --dir "$TMP" --seconds 0 >"$TMP/bad.out" 2>&1 && fail "--seconds 0 accepted"
 grep -q "at least 1" "$TMP/bad.out" || { cat "$TMP/bad.out"; fail "--seconds 0: no reason given"; }
 # a busy host (here: any, --max-wakeup-us 0) is refused before anything runs:
 # one line, no profile, nothing left in --dir
-"$REPO/tools/txncalib" --db mariadb --dir "$TMP" --max-wakeup-us 0 --seconds 1 --rows 1000 --no-model \
+"$REPO/lab/txncalib" --db mariadb --dir "$TMP" --max-wakeup-us 0 --seconds 1 --rows 1000 --no-model \
 	--commit-rounds 1 --commit-seconds 1 --out "$TMP/busy.fio" >"$TMP/busy.out" 2>&1 &&
 	fail "--max-wakeup-us 0 accepted"
 [ "$(wc -l <"$TMP/busy.out")" = 1 ] && grep -q "host is busy now: a wake-up round trip .* took [0-9]* us" "$TMP/busy.out" ||
@@ -39,7 +39,7 @@ grep -q "at least 1" "$TMP/bad.out" || { cat "$TMP/bad.out"; fail "--seconds 0: 
 ok "$(cat "$TMP/busy.out")"
 for db in postgres mariadb; do
 	rows=$([ $db = mariadb ] && echo 100000 || echo 2000)
-	"$REPO/tools/txncalib" --db $db --dir "$TMP" --seconds 3 --scale 1 --rows $rows --working-set 0 \
+	"$REPO/lab/txncalib" --db $db --dir "$TMP" --seconds 3 --scale 1 --rows $rows --working-set 0 \
 		--commit-rounds 1 --commit-seconds 3 --max-wakeup-us 1e6 $([ $db = postgres ] && echo --groups 2) --out "$TMP/$db.fio" >"$TMP/$db.out" 2>&1 ||
 		{ cat "$TMP/$db.out"; fail "$db: txncalib failed"; }
 	grep "^txncalib: the txn engine" "$TMP/$db.out"
@@ -89,7 +89,7 @@ for db in postgres mariadb; do
 	pps=$(sed -n 's/^; measured: pages_per_stmt=\([0-9.]*\) .*/\1/p' "$TMP/$db.fio")
 	awk -v p="$pps" 'BEGIN { exit !(p > 1 && p < 50) }' ||
 		{ cat "$TMP/$db.fio"; fail "$db: pages_per_stmt=$pps, not within 1..50"; }
-	grep -q "^;   tools/txncalib .*--out $TMP/$db.fio" "$TMP/$db.fio" || fail "$db: the command is not in the header"
+	grep -q "^;   lab/txncalib .*--out $TMP/$db.fio" "$TMP/$db.fio" || fail "$db: the command is not in the header"
 	# how the VM's idle vCPUs waited, as the kernel says (sysfs read here, not by wakeup.py)
 	hp=/sys/module/haltpoll/parameters/guest_halt_poll_ns
 	if [ -r $hp ]; then want="guest_halt_poll_ns=$(cat $hp) "; else want="no cpuidle-haltpoll"; fi

@@ -18,7 +18,7 @@ at_exit 'rm -rf "$EDIR"'
 mkdir -p "$TMP/blk" "$CDIR" "$EDIR"
 # what real MariaDB decides in DIR: "direct N" or "buffered N" (its log's line)
 real_choice() {
-	python3 - "$1" "$REPO/tools/dbtrace.d" <<'PY'
+	python3 - "$1" "$REPO/lab/dbtrace.d" <<'PY'
 import os, re, sys, tempfile
 sys.path.insert(0, sys.argv[2])
 import dbservers as d

@@ -13,7 +13,7 @@
  * record goes into the database's one log, flushed with the database's own
  * group commit (txn_log.c, over redolog's writer); a durable commit then
  * burns commit_cpu, and a flush waits flush_wait: what the real ones cost
- * beyond their log calls (tools/txncalib measures both); background_cpu is
+ * beyond their log calls (lab/txncalib measures both); background_cpu is
  * burned by a thread of the database beside them (txn_bgcpu.c). The connections of a
  * database are the jobs that name the same store and directory
  * (txn_db.c); the first one loads the tables, the last one prints the

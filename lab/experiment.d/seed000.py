@@ -1,4 +1,4 @@
-# tools/experiment.d/seed000.py - seed 000 (MySQL on a plain FS vs CephFS vs
+# lab/experiment.d/seed000.py - seed 000 (MySQL on a plain FS vs CephFS vs
 # ext4 on RBD): the four job files jobs/seed000-*.fio on every target, each
 # repeat running every target before the next repeat starts (interleaved),
 # our figures recorded per repeat under the keys results/claims/seed000.json
@@ -230,7 +230,7 @@ something like a disk flush a row that its CephFS did not: no single setting exp
 **How it is modelled.** Each stage of `jobs/seed000-records.fio` is metastorm's CREATE TABLE with the calibrated
 non-storage time of `jobs/metastorm-profiles/mariadb1011.fio`, then N single-row INSERTs of the txn engine
 (`txn_profile=insert`, `flavor=mariadb`, `jobs/txn-profiles/mariadb1011.fio`: a {rtt} round trip, {cpu} server and
-{ccpu} client CPU a statement, measured here by tools/txncalib), `innodb_flush_log_at_trx_commit=0` (the log
+{ccpu} client CPU a statement, measured here by lab/txncalib), `innodb_flush_log_at_trx_commit=0` (the log
 written and flushed once a second), a buffered log fsynced (`innodb_flush_method=fsync`, 5.7's default), no binlog,
 then the dirtied 16 kB pages written and fsynced (pgpage; the shutdown checkpoint's writes and fsync inside the stage
 time, from `checkpoint_log`). **Scaled down:** the 100K stage runs 10000 of its INSERTs and counts 10× their time

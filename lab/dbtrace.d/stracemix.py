@@ -1,7 +1,7 @@
 """stracemix - trace database server processes with strace and turn the
 trace into a per-operation syscall mix by file role.
 
-Used by tools/dbtrace. One strace output file per thread (-ff), so no call
+Used by lab/dbtrace. One strace output file per thread (-ff), so no call
 is split into <unfinished ...> / <... resumed> halves except around signals,
 which parse() still joins.
 """

@@ -1,7 +1,7 @@
--- insert.lua - sysbench script for tools/dbtrace's insert workload (MariaDB):
+-- insert.lua - sysbench script for lab/dbtrace's insert workload (MariaDB):
 -- each event is one autocommit one-row INSERT into dbtrace_ins, which dbtrace
 -- created (id BIGINT AUTO_INCREMENT PRIMARY KEY, v VARCHAR(100)).
---   sysbench tools/dbtrace.d/insert.lua --db-driver=mysql ... --events=N --time=0 run
+--   sysbench lab/dbtrace.d/insert.lua --db-driver=mysql ... --events=N --time=0 run
 
 function thread_init()
    drv = sysbench.sql.driver()

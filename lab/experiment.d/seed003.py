@@ -1,4 +1,4 @@
-# tools/experiment.d/seed003.py - seed 003 (RBD random writes under
+# lab/experiment.d/seed003.py - seed 003 (RBD random writes under
 # snapshots: slow requests, a collapse, a stalled writer) on two clusters side
 # by side: CEPH_CONF's (tools/cluster's default profile, BlueStore) and a
 # seed-like one this module starts itself (tools/cluster up --profile seed003:

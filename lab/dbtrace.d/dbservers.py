@@ -1,5 +1,5 @@
 """dbservers - throwaway PostgreSQL 15 and MariaDB 10.11 servers for
-tools/dbtrace: create a data directory, start the server by hand on
+lab/dbtrace: create a data directory, start the server by hand on
 127.0.0.1:<private port>, open SQL sessions, stop it and everything it
 forked. Errors are raised as Fail with a one-line reason."""
 import os

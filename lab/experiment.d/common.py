@@ -1,7 +1,7 @@
-# tools/experiment.d/common.py - what every experiment of tools/experiment
+# lab/experiment.d/common.py - what every experiment of lab/experiment
 # shares: the run context (sweeps, commands, notes, measurements per repeat),
 # reading fio's JSON and sidecars of a sweep point, table formatting, and the
-# Ceph targets. tools/experiment imports everything from here.
+# Ceph targets. lab/experiment imports everything from here.
 import importlib.machinery, json, os, statistics, shlex, shutil, subprocess, sys, time
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

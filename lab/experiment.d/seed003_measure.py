@@ -1,4 +1,4 @@
-# tools/experiment.d/seed003_measure.py - seed 003's figures for its claims
+# lab/experiment.d/seed003_measure.py - seed 003's figures for its claims
 # (results/claims/seed003.json), read from the rbdsnap sidecars (snaps.json)
 # and the CoW sweep that seed003.run made. The claims are about the seed's
 # kind of cluster: the figures come from the seed-like cluster (tools/cluster

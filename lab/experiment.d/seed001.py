@@ -1,4 +1,4 @@
-# tools/experiment.d/seed001.py - seed 001 (pgbench on PostgreSQL with data and
+# lab/experiment.d/seed001.py - seed 001 (pgbench on PostgreSQL with data and
 # WAL on two RBD images, ext4 on each, 4..64 connections): jobs/seed001-pgbench.fio
 # (the txn engine, pgbench's tpcb script, the postgres15 profile, CONNS fio
 # jobs of one database) on the local disk and on ext4 over two RBD images

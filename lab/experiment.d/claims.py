@@ -1,10 +1,10 @@
-# tools/experiment.d/claims.py - a seed's claims as data, and their verdicts.
+# lab/experiment.d/claims.py - a seed's claims as data, and their verdicts.
 #
 # results/claims/seed00N.json lists what a seed document claims: an id, the
 # seed's words, its figures, and the comparison it makes, always as a ratio
 # a/b of two figures (a ratio between targets, a growth with load) or a single
 # figure a, judged either by the seed's own factor or by a threshold (a
-# phenomenon: "collapses", "does not change"). tools/experiment records our
+# phenomenon: "collapses", "does not change"). lab/experiment records our
 # measurements per repeat under keys "target/metric"; verdict() compares.
 #
 # "Side" is relative to the claim's pivot, compare.pivot (default 1): the

@@ -1,4 +1,4 @@
-"""wakeup.py - how busy the host is, as a wake-up costs: tools/txncalib refuses
+"""wakeup.py - how busy the host is, as a wake-up costs: lab/txncalib refuses
 to calibrate over its --max-wakeup-us, tests/lib.sh's timing tests skip."""
 import os
 import re
@@ -54,6 +54,6 @@ def idle_poll():
 
 def recorded_idle_poll(text):
     """The idle_poll() setting a text quotes at the start of a "; " comment
-    line (a txn profile's header: tools/txncalib), or None."""
+    line (a txn profile's header: lab/txncalib), or None."""
     m = re.search(r"^; (guest_halt_poll_ns=\d+|no cpuidle-haltpoll)", text, re.M)
     return m.group(1) if m else None

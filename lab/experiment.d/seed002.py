@@ -1,4 +1,4 @@
-# tools/experiment.d/seed002.py - seed 002 (MySQL's schema dump and
+# lab/experiment.d/seed002.py - seed 002 (MySQL's schema dump and
 # compressed export with the data files on GlusterFS): jobs/seed002-*.fio on
 # the local disk and on the tools/gluster volume in three states the seed
 # tried and GlusterFS 10 can still express - as set up (io-cache off, the
