@@ -199,7 +199,7 @@ results: setup
 	@lab/results
 
 bench: setup
-	@tools/bench
+	@lab/bench
 
 fidelity: setup
 	@lab/fidelity page

@@ -1,4 +1,4 @@
-# tools/bench.d/txn.py - txn's pairs for tools/bench (see tools/bench).
+# lab/bench.d/txn.py - txn's pairs for lab/bench (see lab/bench).
 # The commit path: with rtt=0 and cpu_per_stmt=0, one connection committing
 # 8 kB log records (txn_log_bytes=8192, no full-page images) against redolog
 # alone committing 8 kB records at depth 1, both postgres flavor on posix.

@@ -1,4 +1,4 @@
-# tools/bench.d/rbdsnap.py - rbdsnap's pairs for tools/bench (see tools/bench).
+# lab/bench.d/rbdsnap.py - rbdsnap's pairs for lab/bench (see lab/bench).
 # Snapshots off, rbdsnap is a drop-in for fio's built-in rbd engine: same
 # image (rbdsnap-bench, 256 MiB, created on first use and kept), same job
 # (seed 003: 4 KiB randwrite, iodepth 32), 10 s each, interleaved. librbd's

@@ -1,4 +1,4 @@
-# tools/bench.d/redolog.py - redolog's pairs for tools/bench (see tools/bench).
+# lab/bench.d/redolog.py - redolog's pairs for lab/bench (see lab/bench).
 # Commit throughput (commits/s = fio write IOPS, one io_u = one commit) of the
 # postgres flavor with 8 kB records, 3 s runs, against pg_test_fsync and fio
 # psync+fdatasync on the same file system, and group commit (iodepth 16 / 1).

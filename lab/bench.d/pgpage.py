@@ -1,4 +1,4 @@
-# tools/bench.d/pgpage.py - pgpage's pairs for tools/bench (see tools/bench).
+# lab/bench.d/pgpage.py - pgpage's pairs for lab/bench (see lab/bench).
 # Runs are short (5 s and 15 s) and use one 256 MiB relation file (one
 # segment), written buffered at iodepth 1 as PostgreSQL backends write.
 
