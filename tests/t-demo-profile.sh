@@ -20,9 +20,10 @@ sed -n '/^# demo summary/,$p' "$TMP/exp.out" | grep -qE '^  export-5.9x +not att
 	fail "the closing summary does not list seed 002's claims"
 page=$out/seed002-mysql-glusterfs.md
 grep -q 'DEMO run (make demo: one run per point, see make results for spread)' "$page" || fail "the page is not marked DEMO"
-# one run per point: the local export of repeat 1 only (tools/sweep's run folders)
-[ -d "$out/runs/seed002/local/export/r1" ] || fail "no run folder $out/runs/seed002/local/export/r1"
-[ ! -e "$out/runs/seed002/local/export/r2" ] || fail "--demo ran a second repeat"
+# one run per point: the local export of repeat 1 only (tools/sweep's run folders, packed)
+"$REPO/lab/runpack" ls "$out/runs/seed002.jsonl" >"$TMP/pack.ls" || fail "no run pack $out/runs/seed002.jsonl"
+grep -q '^local/export/r1/' "$TMP/pack.ls" || fail "no run folder local/export/r1 in $out/runs/seed002.jsonl"
+! grep -q '^local/export/r2/' "$TMP/pack.ls" || fail "--demo ran a second repeat"
 ok "--demo: one run per point, marker on output and page, claims recapped at the end"
 
 # seed 003's demo measurements on a hand-made run: baseline 100 IOPS; the first

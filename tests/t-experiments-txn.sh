@@ -15,6 +15,9 @@ out=$TMP/out
 	{ cat "$TMP/exp.err"; fail "lab/experiment --short --only seed001 failed"; }
 page=$out/seed001-pgbench-rbd.md
 [ -f "$page" ] || fail "no page $page"
+# the seed's run folder is packed (one line a file); unpacked, it is the folders the sweeps wrote
+[ -f "$out/runs/seed001.jsonl" ] && [ ! -e "$out/runs/seed001" ] || fail "the run folder is not packed into runs/seed001.jsonl"
+"$REPO/lab/runpack" unpack "$out/runs/seed001.jsonl" "$out/runs/seed001" 2>/dev/null || fail "runs/seed001.jsonl does not unpack"
 # the oracle: fio's JSON of each point (group_reporting: the connections' write IOPS = tps),
 # the median of the 2 repeats computed here
 for c in 4 16 64; do

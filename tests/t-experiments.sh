@@ -52,6 +52,9 @@ grep -qE '^\| data on local ext4 \| [0-9]+\.[0-9]+ \([0-9.]+–[0-9.]+\) \| [0-9
 grep -q '^## The seed.s claims' "$page" || fail "the page does not open with the claims"
 grep -qE '^\| `schema-90x` \|.*\| not attempted: no measurement of gluster/schema' "$page" || fail "claim schema-90x not 'not attempted' without GlusterFS"
 grep -qE '^\| `single-process-mode` \|.*\| not attempted: option gone' "$page" || fail "a gone option is not said so"
+# the seed's run folder is packed (one line a file); unpacked, it is the folders the sweeps wrote
+[ -f "$out/runs/seed002.jsonl" ] && [ ! -e "$out/runs/seed002" ] || fail "the run folder is not packed into runs/seed002.jsonl"
+"$REPO/lab/runpack" unpack "$out/runs/seed002.jsonl" "$out/runs/seed002" 2>/dev/null || fail "runs/seed002.jsonl does not unpack"
 [ "$(find "$out/runs/seed002/local/export" -name point.json | wc -l)" = 2 ] || fail "not 2 repeats of the export"
 grep -q 'tools/sweep jobs/seed002-schema.fio' "$page" || fail "the page does not give the exact command"
 grep -q 'drop_caches' "$page" || fail "the page does not say the page cache was dropped"

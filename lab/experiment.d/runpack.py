@@ -1,0 +1,63 @@
+# lab/experiment.d/runpack.py - one experiment's run folders as one file.
+# A seed's sweeps write hundreds of small files (fio JSON, sidecars, fio's
+# stderr, summaries); results/ keeps them as runs/seed00N.jsonl, one JSON
+# object per line, {"path": "<path under runs/seed00N/>", "text": "<content>"},
+# sorted by path: a changed file is a changed line in git's diffs. Files are
+# text (UTF-8); a folder packed and unpacked again is the same bytes.
+import json, os, shutil, tempfile
+
+
+def pack(folder, path):
+    """Every file under folder into the pack path (written atomically);
+    returns the number of files."""
+    rows = []
+    for d, subs, fs in os.walk(folder):
+        subs.sort()
+        for fn in fs:
+            p = os.path.join(d, fn)
+            with open(p, encoding="utf-8", newline="") as fi:
+                rows.append((os.path.relpath(p, folder), fi.read()))
+    rows.sort()
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)), prefix=".runpack-")
+    with os.fdopen(fd, "w", encoding="utf-8", newline="") as fo:
+        for rel, text in rows:
+            fo.write(json.dumps({"path": rel, "text": text}, ensure_ascii=False) + "\n")
+    os.chmod(tmp, 0o644)
+    os.replace(tmp, path)
+    return len(rows)
+
+
+def read(path):
+    """{path under the run folder: text} of a pack, in the pack's order."""
+    out = {}
+    with open(path, encoding="utf-8", newline="") as fi:
+        for n, line in enumerate(fi, 1):
+            try:
+                row = json.loads(line)
+                out[row["path"]] = row["text"]
+            except (ValueError, KeyError, TypeError):
+                raise ValueError(f"{path}:{n}: not a runpack line") from None
+    return out
+
+
+def unpack(path, folder):
+    """The pack's files under folder (created; files already there are
+    overwritten); returns the number of files."""
+    files = read(path)
+    root = os.path.abspath(folder)
+    for rel, text in files.items():
+        dst = os.path.abspath(os.path.join(root, rel))
+        if os.path.isabs(rel) or not dst.startswith(root + os.sep):
+            raise ValueError(f"{path}: {rel}: outside the run folder")
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        with open(dst, "w", encoding="utf-8", newline="") as fo:
+            fo.write(text)
+    return len(files)
+
+
+def pack_folder(folder, path):
+    """pack, then remove the folder: the pack is what stays."""
+    n = pack(folder, path)
+    shutil.rmtree(folder)
+    return n
