@@ -20,10 +20,12 @@ import math
 import os
 import re
 import sys
-import time
 import traceback
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(REPO, "python"))
+from dbfio import fiojson  # noqa: E402  (python/dbfio: the fio-JSON reader and the strace grammar)
+from dbfio import strace as dbstrace  # noqa: E402
 COMMANDS = {}
 
 
@@ -41,11 +43,12 @@ def query(expr, d, *args):
 # ------------------------------------------------------------------ generic
 
 def load_json(path, text_first=False):
-    """A JSON document from a file or '-' (stdin). text_first: fio wrote lines
-    (its io_u errors) into --output ahead of the JSON: skip to the first '{' line."""
+    """A JSON document from a file or '-' (stdin). text_first: fio's --output,
+    which may hold fio's lines (its io_u errors) and the engines' ahead of the
+    JSON (dbfio.fiojson finds it)."""
+    if text_first:
+        return fiojson.load(path)
     t = sys.stdin.read() if path == "-" else open(path).read()
-    if text_first and not t.startswith("{"):
-        t = t[t.index("\n{") + 1:]
     return json.loads(t)
 
 
@@ -355,15 +358,14 @@ def strace_syncs(path, file_re):
     """strace-syncs STRACE FILE_RE: "FSYNCS FDATASYNCS" that succeeded on files matching FILE_RE."""
     pat = re.compile(file_re)
     n = {"fsync": 0, "fdatasync": 0}
-    for line in open(path):
-        m = re.match(r"^\d+\s+(fsync|fdatasync)\(\d+<([^>]*)>\)\s+=\s+0", line)
-        if m and pat.search(m.group(2)):
-            n[m.group(1)] += 1
+    for c in dbstrace.calls(path):
+        if c.call in n and c.ret == 0 and c.pid is not None and c.path is not None and pat.search(c.path):
+            n[c.call] += 1
     print(n["fsync"], n["fdatasync"])
 
 
 @command
-def metastorm_counts(strace, table_json, flavor):
+def metastorm_counts(trace, table_json, flavor):
     """metastorm-counts STRACE TABLE_JSON FLAVOR: the engine's per-call counts, in all and
     per phase (the DBFIO_STORE_PHASE_MARK markers), = strace's on dbfio_ms_ files."""
     names = {"openat": "open", "open": "open", "close": "close", "fsync": "fsync",
@@ -374,21 +376,20 @@ def metastorm_counts(strace, table_json, flavor):
              "lseek": "lseek_end", "fallocate": "fallocate"}
     seen = {v: 0 for v in names.values()}
     phase, per = {}, {}         # tid -> current phase; phase -> call -> count
-    for line in open(strace):
-        m = re.match(r"^(\d+)\s+(\w+)\(", line)
-        if not m:
+    for c in dbstrace.calls(trace):
+        if c.pid is None:
             continue
-        mark = re.search(r'"/dbfio-phase/(\w+)"', line)
+        mark = re.search(r'"/dbfio-phase/(\w+)"', c.text)
         if mark:
-            phase[m.group(1)] = mark.group(1)
+            phase[c.pid] = mark.group(1)
             continue
-        if "dbfio_ms_" not in line or m.group(2) not in names:
+        if "dbfio_ms_" not in c.text or c.call not in names:
             continue
-        call = names[m.group(2)]
-        if m.group(2) == "unlinkat" and "AT_REMOVEDIR" in line:
+        call = names[c.call]
+        if c.call == "unlinkat" and "AT_REMOVEDIR" in c.args:
             call = "rmdir"
         seen[call] += 1
-        p = phase.get(m.group(1), "(none)")
+        p = phase.get(c.pid, "(none)")
         per.setdefault(p, {v: 0 for v in names.values()})[call] += 1
     tbl = json.load(open(table_json))
     want = tbl["all"]["counts"]
@@ -415,13 +416,15 @@ def metastorm_counts(strace, table_json, flavor):
 
 
 @command
-def metastorm_dirsyncs(strace, table_json, flavor):
+def metastorm_dirsyncs(trace, table_json, flavor):
     """metastorm-dirsyncs STRACE TABLE_JSON FLAVOR: the schema directory's fsyncs (strace)
     are at least one per CREATE and ALTER rename (mysql, mariadb), none (postgres)."""
     # under load strace -f splits a call another thread interrupts: "fsync(3</…/db> <unfinished ...>"
-    # (its "= 0" comes on a later "resumed" line) counts as made too
-    n = sum(1 for l in open(strace)
-            if re.match(r"^\d+\s+f(data)?sync\(\d+<[^>]*/dbfio_ms_[^>]*/db>(\)\s+=\s+0| <unfinished)", l))
+    # (its "= 0" comes on a later "resumed" line, which dbfio.strace joins); one that never
+    # finished (fio ended first) counts as made too
+    db = re.compile(r"/dbfio_ms_.*/db$")
+    n = sum(1 for c in dbstrace.calls(trace) if c.pid is not None and c.call in ("fsync", "fdatasync")
+            and db.search(c.path or "") and (c.ret == 0 or not c.finished))
     ph = json.load(open(table_json))["phases"]
     want = 0 if flavor == "postgres" else ph["create"]["ops"] + ph["rename"]["ops"]
     print(flavor, "directory fsyncs: strace", n, "recipe", want)
@@ -473,11 +476,8 @@ def metastorm_state(root, table_json, flavor):
 
 
 def strace_ff(prefix):
-    """The lines of strace -ff's per-thread files PREFIX.<tid>, as (tid, line)."""
-    for path in glob.glob(prefix + ".*"):
-        tid = path.rsplit(".", 1)[1]
-        for line in open(path):
-            yield tid, line
+    """The calls in strace -ff's per-thread files PREFIX.<tid> (Call.pid: the tid)."""
+    return (c for c in dbstrace.parse_ff(prefix) if isinstance(c, dbstrace.Call))
 
 
 @command
@@ -486,18 +486,14 @@ def pgpage_pages(st, js, job, bs, d):
     preads/pwrites of relation files = fio's counts; the checkpoint fsyncs = the files written."""
     bs = int(bs)
     fj = {j["jobname"]: j for j in json.load(open(js))["jobs"]}[job]
-    call = re.compile(r"^(\w+)\(\d+<" + re.escape(d) + r"([1-9]\d{0,9}(?:\.\d+)?)>(.*)$")  # relfilenode[.seg]
-    size = re.compile(r", (\d+), (\d+)\) += ")
-    clone = re.compile(r"^clone3?\(.*\) += (\d+)$")
+    rel = re.compile(re.escape(d) + r"([1-9]\d{0,9}(?:\.\d+)?)$")  # relfilenode[.seg]
     ev, children = [], {}
-    for tid, line in strace_ff(st):
-        m = call.match(line)
+    for c in strace_ff(st):
+        m = rel.match(c.path or "")
         if m:
-            sz = size.search(m.group(3))
-            ev.append((tid, m.group(1), m.group(2)) + (sz.groups() if sz else (None, None)))
-        m = clone.match(line)
-        if m:
-            children.setdefault(tid, set()).add(m.group(1))
+            ev.append((c.pid, c.call, m.group(1)) + tuple(c.ints(2, 3)))    # size, offset
+        if c.call in ("clone", "clone3") and c.ret and c.ret > 0:
+            children.setdefault(c.pid, set()).add(c.ret)
     # the checkpointer: the thread a thread doing page I/O started (fio starts the jobs)
     ckpt = set().union(*[children.get(t, set()) for t in {e[0] for e in ev}])
     reads = writes = 0
@@ -526,13 +522,12 @@ def pgpage_wal_flushes(st, js, d):
     jobs = {j["jobname"]: j for j in json.load(open(js))["jobs"]}
     assert set(jobs) == {"pgdata", "pgwal"}, jobs.keys()
     assert all(j["error"] == 0 for j in jobs.values())
-    wal = re.compile(r"^(\w+)\(\d+<" + re.escape(d) + r"[0-9A-F]{24}>")
+    wal = re.compile(re.escape(d) + r"[0-9A-F]{24}$")
     prev, flushes, writes = None, 0, 0
-    for _, line in strace_ff(st):   # the WAL job is one thread
-        m = wal.match(line)
-        if not m:
+    for call in strace_ff(st):   # the WAL job is one thread
+        if not wal.match(call.path or ""):
             continue
-        c = m.group(1)
+        c = call.call
         if c == "fdatasync" and prev != "fdatasync":    # a commit group's flush (maybe two segments)
             flushes += 1
         writes += c == "pwrite64"
@@ -545,16 +540,18 @@ def pgpage_wal_flushes(st, js, d):
 
 
 @command
-def txn_wal_requests(strace, requests):
+def txn_wal_requests(trace, requests):
     """txn-wal-requests STRACE REQUESTS: the engine's checkpoint requests = the WAL
     stream (strace's pwrite64 ends in the segments) / PostgreSQL's CheckPointSegments
     (max_wal_size 5 MiB = 5 segments of 1 MiB: (int)(5 / 1.9) = 2 segments), +-1."""
     seg = 1 << 20
     end = 0
-    for l in open(strace):
-        m = re.search(r"pwrite64\(\d+<[^>]*/0000000100000000([0-9A-F]{8})>, .*, (\d+), (\d+)\) = ", l)
-        if m and int(m.group(2)) != seg:	# not the zero-fill
-            end = max(end, (int(m.group(1), 16) - 1) * seg + int(m.group(3)) + int(m.group(2)))
+    wal = re.compile(r"/0000000100000000([0-9A-F]{8})$")
+    for c in dbstrace.calls(trace):
+        m = wal.search(c.path or "") if c.call == "pwrite64" and c.finished else None
+        size, off = c.ints(2, 3) if m else (None, None)
+        if size is not None and off is not None and size != seg:	# not the zero-fill
+            end = max(end, (int(m.group(1), 16) - 1) * seg + off + size)
     stream = end * 8168 // 8192	# 24-byte page headers are not stream bytes
     want = stream // (int(5 / 1.9) * seg)
     print("WAL written up to %d bytes of file (%d of stream): %d requests expected, the engine made %s"
@@ -568,45 +565,34 @@ def _strace_calls(path):
     prints its buffer, size and offset only on its "<... resumed>" line: they
     are taken from there (read as 0, 0 they once hid a re-read from
     txn-ckpt-after-evict)."""
-    pat = re.compile(r"^(\d+)\s+(\w+)\(\d+<([^>]*)>(.*)")
-    resumed = re.compile(r"^(\d+)\s+<\.\.\. (\w+) resumed>(.*)")
-    args = re.compile(r", (\d+), (\d+)(?:\)| <unfinished)")
-    calls, open_calls = [], {}
-    for line in open(path):
-        m = pat.match(line)
-        if m:
-            a = args.search(m.group(4))
-            calls.append([m.group(1), m.group(2), m.group(3),
-                          int(a.group(1)) if a else 0, int(a.group(2)) if a else 0])
-            if not a and "<unfinished" in m.group(4):
-                open_calls[m.group(1)] = calls[-1]
+    for c in dbstrace.calls(path):
+        fd, f = c.fd(0)
+        if c.pid is None or fd is None or f is None:
             continue
-        m = resumed.match(line)
-        if m and m.group(1) in open_calls:
-            c = open_calls.pop(m.group(1))
-            a = re.search(r", (\d+), (\d+)\)", m.group(3))
-            if a and c[1] == m.group(2):
-                c[3], c[4] = int(a.group(1)), int(a.group(2))
-    for c in calls:
-        yield tuple(c)
+        size, off = c.ints(-2, -1) if len(c.argv) >= 3 else (None, None)
+        if size is None or off is None or size < 0 or off < 0:
+            size = off = 0
+        yield c.pid, c.call, f, size, off
 
 
 @command
-def strace_enoent_after(strace, path):
+def strace_enoent_after(trace, path):
     """strace-enoent-after STRACE PATH: strace -f of fio (open, openat, rmdir):
     PATH was removed (rmdir = 0) and then opened and not found (ENOENT): the
     job that opened it ran after fio had checked directory= (t-rel-badinput)."""
-    rm = re.compile(r'^\d+\s+rmdir\("%s"\)\s+= 0' % re.escape(path))
-    op = re.compile(r'^\d+\s+open(?:at)?\((?:AT_FDCWD, )?"%s",.*= -1 ENOENT' % re.escape(path))
+    q = '"%s"' % path
     removed = opened = None
-    for n, line in enumerate(open(strace), 1):
-        if removed is None and rm.match(line):
-            removed = n
-        elif removed is not None and op.match(line):
-            opened = line.split(None, 1)[1].strip()
+    for c in dbstrace.calls(trace):
+        if c.pid is None:
+            continue
+        if removed is None and c.call == "rmdir" and c.argv == [q] and c.ret == 0:
+            removed = c.lineno
+        elif removed is not None and c.errno == "ENOENT" and \
+                (c.call == "open" and c.argv[:1] == [q] or c.call == "openat" and c.argv[:2] == ["AT_FDCWD", q]):
+            opened = c.text
             break
-    assert removed, f"no rmdir({path}) = 0 in {strace}"
-    assert opened, f"no open of {path} failing with ENOENT after its rmdir in {strace}"
+    assert removed, f"no rmdir({path}) = 0 in {trace}"
+    assert opened, f"no open of {path} failing with ENOENT after its rmdir in {trace}"
     print(f"after rmdir({path}): {opened}")
 
 
@@ -723,9 +709,9 @@ def txn_log_bursts(path, name, least):
     commit rewrites its partial last block); prints the writes that add at
     least LEAST new bytes ("bursts"), their share of all new bytes and the
     median time between them: "bursts=N share=S gap=G writes=W new=B"."""
-    pat = re.compile(r"^\d+\s+([\d.]+)\s+pwrite64\(\d+<([^>]*)>.*?, (\d+), (\d+)(?:\)| <unfinished)")
-    ev = sorted((float(m.group(1)), int(m.group(3)), int(m.group(4)))
-                for m in map(pat.match, open(path)) if m and m.group(2).endswith("/" + name))
+    ev = sorted((c.ts, *c.ints(2, 3)) for c in dbstrace.calls(path)
+                if c.call == "pwrite64" and c.pid is not None and c.ts is not None
+                and (c.path or "").endswith("/" + name) and None not in c.ints(2, 3))
     least, hw, new, bursts = int(least), None, 0, []
     for ts, size, off in ev:
         hw = off if hw is None else hw
