@@ -1,16 +1,20 @@
 """stracemix - trace database server processes with strace and turn the
 trace into a per-operation syscall mix by file role.
 
-Used by lab/dbtrace. One strace output file per thread (-ff), so no call
-is split into <unfinished ...> / <... resumed> halves except around signals,
-which parse() still joins.
+Used by lab/dbtrace and lab/fidelity. One strace output file per thread
+(-ff), so no call is split into <unfinished ...> / <... resumed> halves
+except around signals, which dbfio.strace (python/dbfio) still joins.
 """
 import os
 import re
 import signal
 import statistics
 import subprocess
+import sys
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "python"))
+from dbfio import strace  # noqa: E402
 
 # The calls traced: what touches files, their names, sizes and durability.
 # truncate is how PostgreSQL 15.18 empties a dropped relation; getdents64
@@ -95,8 +99,6 @@ class Classifier:
 
 # ---------------------------------------------------------------- parsing
 
-LINE = re.compile(r"^(?P<ts>\d+\.\d+) (?P<call>\w+)\((?P<args>.*)\)\s+= (?P<ret>-?\d+|\?)"
-                  r"(?:<(?P<rpath>[^>]*)>)?.*?(?: <(?P<dur>\d+\.\d+)>)?$")
 FDARG = re.compile(r"^\s*(-?\d+|AT_FDCWD)(?:<(?P<path>[^>]*)>)?")
 STRARG = re.compile(r'"((?:[^"\\]|\\.)*)"')
 AIOFD = re.compile(r"aio_fildes=\d+<(?P<path>[^>]*)>")
@@ -172,29 +174,11 @@ def decode(call, args, ret, rpath, cwd):
 
 
 def parse(fname):
-    """Yield (ts, call, args, ret, rpath, dur) from one strace -ff file."""
-    pending = {}
-    with open(fname, errors="replace") as f:
-        for line in f:
-            line = line.rstrip("\n")
-            if " <unfinished ...>" in line:
-                m = re.match(r"^(\d+\.\d+) (\w+)\(", line)
-                if m:
-                    pending[m.group(2)] = line[:line.index(" <unfinished ...>")]
-                continue
-            m = re.match(r"^\d+\.\d+ <\.\.\. (\w+) resumed>(.*)$", line)
-            if m:
-                head = pending.pop(m.group(1), None)
-                if head is None:
-                    continue
-                line = head + m.group(2)
-            m = LINE.match(line)
-            if not m:
-                continue
-            ret = m.group("ret")
-            yield (float(m.group("ts")), m.group("call"), m.group("args"),
-                   int(ret) if ret != "?" else -1, m.group("rpath"),
-                   float(m.group("dur") or 0.0))
+    """Yield (ts, call, args, ret, rpath, dur) from one strace -ff -ttt file:
+    its finished calls (ret -1 for strace's '?'), split ones joined."""
+    for c in strace.calls(fname):
+        if c.finished and c.ts is not None:
+            yield (c.ts, c.call, c.args, -1 if c.ret is None else c.ret, c.rpath, c.dur or 0.0)
 
 # ---------------------------------------------------------------- mix
 
