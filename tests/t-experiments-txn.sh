@@ -39,6 +39,23 @@ grep -q 'tools/sweep jobs/seed001-pgbench.fio' "$page" || fail "the page does no
 [ -z "$(ls -A "$TMP/local/seed001" 2>/dev/null)" ] || fail "seed 001 left its database in $TMP/local/seed001"
 ok "seed 001 page: claims not attempted without Ceph, sizes explained, command given, scratch removed"
 
+# The pack is the source the page is recomputed from (--replay: no fio), also once --strip cut
+# the 64 connections' fio.err (65 lines): the database's summary line (commits/flush) stays
+"$REPO/lab/experiment" --replay --out "$out" --only seed001 >"$TMP/replay.out" 2>&1 ||
+	{ cat "$TMP/replay.out"; fail "the page is not what its packed runs give (lab/experiment --replay)"; }
+python3 - "$REPO" "$out/runs/seed001" <<'PY' || fail "--strip of the unpacked runs failed"
+import importlib.machinery, os, sys
+X = importlib.machinery.SourceFileLoader("experiment", os.path.join(sys.argv[1], "lab", "experiment")).load_module()
+X.strip_runs(sys.argv[2])
+X.runpack.pack_folder(sys.argv[2], sys.argv[2] + ".jsonl")
+PY
+"$REPO/lab/runpack" cat "$out/runs/seed001.jsonl" "local/r1/CONNS=64/fio.err" >"$TMP/err64"
+grep -q 'more lines dropped' "$TMP/err64" || fail "--strip did not cut the 64 connections' fio.err"
+grep -q '^txn: database .*avg_group=' "$TMP/err64" || fail "--strip dropped the database's summary line"
+"$REPO/lab/experiment" --replay --out "$out" --only seed001 >"$TMP/replay2.out" 2>&1 ||
+	{ cat "$TMP/replay2.out"; fail "--strip dropped what the page is recomputed from"; }
+ok "seed 001: the page recomputed from its packed runs (lab/experiment --replay), stripped or not"
+
 # seed 000's sysbench job through the experiment's own sweep, 2 s (local target only)
 py seed000-oltp "$TMP" || fail "seed 000's oltp job on the txn engine"
 ok "seed 000 sysbench: oltp_read_write, flavor mariadb, tx/s read from fio's JSON"

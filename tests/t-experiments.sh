@@ -69,4 +69,7 @@ py stripped "$p" || fail "point.json not stripped"
 mkdir "$TMP/strip"
 py strip-idempotent "$TMP/strip" || fail "--strip is not idempotent on fio.err (a second strip lost the count)"
 [ ! -e "$TMP/local/seed002" ] || fail "local scratch files left in $TMP/local/seed002"
+rm -rf "$out/runs/seed002"
+"$REPO/lab/experiment" --replay --out "$out" --only seed002 >"$TMP/replay.out" 2>&1 ||
+	{ cat "$TMP/replay.out"; fail "the page is not what its packed runs give (lab/experiment --replay)"; }
 ok "seed 002 short: page, index, stripped JSON ($(du -sk "$out" | cut -f1) kB)"
