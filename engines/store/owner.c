@@ -435,12 +435,33 @@ static int write_marker(struct store *s, const char *text, size_t len)
 	return ret;
 }
 
+enum rewrite_how {
+	RW_RELEASE,	/* less this owner's claims and the names it dropped */
+	RW_GONE,	/* less the names it dropped that do not exist */
+	RW_STALE,	/* less every name that does not exist (an old, long marker) */
+};
+
+/* Does the rewrite leave claim c out? Caller holds owner_lock. */
+static int dropped(const struct owner *o, const char *c, enum rewrite_how how)
+{
+	switch (how) {
+	case RW_RELEASE:
+		if (in_list(o->mine, o->nmine, c))
+			return 1;
+		/* and the names it dropped */
+		__attribute__((fallthrough));
+	case RW_GONE:
+		return in_list(o->gone, o->ngone, c) && !used(c) && exists(o->s, c) == 0;
+	default:
+		return !strchr(c, '*') && !used(c) && exists(o->s, c) == 0;
+	}
+}
+
 /*
- * Rewrite the marker from its current claims, less this owner's (release)
- * or less the names it dropped that do not exist (compact). Caller holds
- * owner_lock and has just loaded the marker.
+ * Rewrite the marker from its current claims, less those `how` drops.
+ * Caller holds owner_lock and has just loaded the marker.
  */
-static int rewrite(struct owner *o, int release)
+static int rewrite(struct owner *o, enum rewrite_how how)
 {
 	size_t len = strlen(OWNER_HEADER), off;
 	unsigned int i, kept = 0;
@@ -456,8 +477,7 @@ static int rewrite(struct owner *o, int release)
 	off = sprintf(text, "%s", OWNER_HEADER);
 	for (i = 0; i < o->nclaims; i++) {
 		c = o->claims[i];
-		if (release ? in_list(o->mine, o->nmine, c) :
-		    in_list(o->gone, o->ngone, c) && !used(c) && exists(o->s, c) == 0)
+		if (dropped(o, c, how))
 			continue;
 		off += sprintf(text + off, "%s\n", c);
 		kept++;
@@ -474,19 +494,11 @@ static int rewrite(struct owner *o, int release)
  */
 static int compact(struct owner *o)
 {
-	unsigned int i;
-	int ret = 0;
+	int ret = rewrite(o, RW_STALE);
 
-	for (i = 0; !ret && i < o->nclaims; i++)
-		if (!strchr(o->claims[i], '*') && exists(o->s, o->claims[i]) == 0)
-			ret = push(&o->gone, &o->ngone, &o->gone_cap, o->claims[i],
-				   strlen(o->claims[i]));
-	if (!ret && o->ngone && (ret = rewrite(o, 0)))
-		owner_fail(o, ret, "compact", OWNER_MARKER);
-	free_list(o->gone, o->ngone);
-	o->gone = NULL;
-	o->ngone = o->gone_cap = 0;
-	return ret ? ret : load(o);
+	if (ret)
+		return owner_fail(o, ret, "compact", OWNER_MARKER);
+	return load(o);
 }
 
 static void unlist(char **v, unsigned int *n, const char *line)
@@ -510,7 +522,7 @@ int owner_drop(struct owner *o, const char *name)
 		ret = push(&o->gone, &o->ngone, &o->gone_cap, name, strlen(name));
 	if (!ret && o->ngone >= OWNER_COMPACT_AT && o->ngone >= o->nmine) {
 		ret = load(o);
-		if (!ret && (ret = rewrite(o, 0)))
+		if (!ret && (ret = rewrite(o, RW_GONE)))
 			owner_fail(o, ret, "compact", OWNER_MARKER);
 		free_list(o->gone, o->ngone);
 		o->gone = NULL;
@@ -530,7 +542,7 @@ int owner_release(struct owner *o)
 		return 0;
 	pthread_mutex_lock(&owner_lock);
 	ret = load(o);
-	if (!ret && (ret = rewrite(o, 1)))
+	if (!ret && (ret = rewrite(o, RW_RELEASE)))
 		owner_fail(o, ret, "rewrite", OWNER_MARKER);
 	pthread_mutex_unlock(&owner_lock);
 	return ret;
