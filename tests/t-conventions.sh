@@ -1,5 +1,6 @@
 #!/bin/bash
 # Description: conventions (docs/hacking.md): one-line test Descriptions <= 120 chars, README <= 150 lines, no dates in docs
+# Tier: quick
 # Reads files only: no root, no build, no cluster. A test's Description is the text after
 # "# Description: " on one line, once per test; details go in the test's comments. README.md is
 # for users (at most 150 lines). docs/ explains how things work and stays true without dates: a

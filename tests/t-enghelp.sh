@@ -1,5 +1,6 @@
 #!/bin/bash
 # Description: fio --enghelp shows every engine option's range or choices, and fio's parser enforces them
+# Tier: quick
 # Timeout: 600
 # In full: fio --enghelp shows every engine option's range or choices, and the installed fio's own
 # parser refuses a value just outside each (non-zero exit, "fio: failed parsing NAME=VALUE") and takes

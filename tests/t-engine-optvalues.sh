@@ -1,5 +1,6 @@
 #!/bin/bash
 # Description: every engine refuses a size or time value fio's parser would misread
+# Tier: quick
 # In full: every engine refuses a size or time value fio's parser would misread ("5x", "1m2", "12uss",
 # "5sec", "1.5m", a bool "1x") and directory=a:b, each in one line naming option, value and what is
 # expected; the values fio means (64M, 0x200, 100us, 2s, 1gib) still run

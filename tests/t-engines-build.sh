@@ -1,5 +1,6 @@
 #!/bin/bash
 # Description: every engine exports only 'ioengine', lists its options and runs a 1-I/O job under the installed fio
+# Tier: quick
 # In full: every engine exports only 'ioengine', lists its options, and the installed fio (not the
 # headers it was built from) loads it and runs a 1-I/O job through it with the bytes, offset and
 # options where fio put them

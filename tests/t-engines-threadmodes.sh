@@ -1,5 +1,6 @@
 #!/bin/bash
 # Description: every engine refuses, in one line naming itself, the two fio modes that run its hooks outside the job's thread
+# Tier: quick
 # In full: every engine refuses, in one line naming itself, the two fio modes that run its hooks
 # outside the job's thread: io_submit_mode=offload (fio's workers run init/queue/cleanup on copies of
 # the job, cleanup without td->eo) and create_serialize=0 (setup after init, in a forked process); no

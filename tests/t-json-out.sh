@@ -1,5 +1,6 @@
 #!/bin/bash
 # Description: the sidecars' JSON writer (engines/store/json_out.c): layout, escapes, NaN/inf as null, every misuse refused
+# Tier: quick
 # In full: the sidecars' JSON writer (engines/store/json_out.c): layout, escapes, NaN/inf as null,
 # every misuse refused; Python's json module reads 5000 byte strings (valid, overlong, surrogate,
 # truncated UTF-8, controls, quotes) back as Python's own surrogateescape decoding of the bytes

@@ -1,5 +1,6 @@
 #!/bin/bash
 # Description: layering: engines/store/ is the store layer (fio-free); no file outside it names a backend kind
+# Tier: quick
 # In full: layering: engines/store/ is the store layer (fio-free); no file outside it names a backend
 # kind (STORE_RBD...) or includes a backend's header; every engine lives in its own folder
 . "$(dirname "$0")/lib.sh"

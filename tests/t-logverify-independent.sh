@@ -1,5 +1,6 @@
 #!/bin/bash
 # Description: logverify shares no code with the engine and finds flipped bytes and truncation in real redolog runs
+# Tier: quick
 # Timeout: 120
 # In full: logverify shares no code with the engine (no engines/ header, no store layer linked) and
 # finds a flipped byte in the first and the last acknowledged record and a truncated log file of real

@@ -1,5 +1,6 @@
 #!/bin/bash
 # Description: metastorm on posix: foreign prefixed files stop it and survive, keep=1 leaves the model's directory state
+# Tier: quick
 # Timeout: 120
 # In full: metastorm on posix: foreign prefixed files stop it and survive, keep=1 leaves the model's
 # directory state, bad options refused, direct=1 refused naming the option and O_DIRECT

@@ -1,5 +1,6 @@
 #!/bin/bash
 # Description: pgpage: block N of relation R lands in <relfilenode+R>[.segment] at the expected offset; bad options refused in one line
+# Tier: quick
 # In full: pgpage: block N of relation R lands in <relfilenode+R>[.segment] at the expected offset;
 # bad options refused in one line; verify=crc32c passes on posix/uring/aio
 . "$(dirname "$0")/lib.sh"

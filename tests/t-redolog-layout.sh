@@ -1,5 +1,6 @@
 #!/bin/bash
 # Description: redolog on posix: byte pattern, logverify ok and corruption, bad values refused, enghelp
+# Tier: quick
 # Timeout: 120
 # In full: redolog on posix: byte pattern (block 0 rewritten, write-ahead padding, 2 x 1 MiB wrap, WAL
 # page rewrite, segment recycling), logverify ok and corruption, bad values refused, enghelp

@@ -1,5 +1,6 @@
 #!/bin/bash
 # Description: a recycled WAL segment's rename is made durable (directory fsync) before it is written; the marker stays small
+# Tier: quick
 . "$(dirname "$0")/lib.sh"
 # PostgreSQL installs a recycled segment with durable_rename(): rename, then
 # fsync of the directory, before the segment takes records. And the

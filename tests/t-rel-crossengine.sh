@@ -1,5 +1,6 @@
 #!/bin/bash
 # Description: two engines of one fio on one database's files (txn+redolog, pgpage+txn) refused in one line
+# Tier: quick
 # In full: two engines of one fio on one database's files (txn+redolog, pgpage+txn) refused in one
 # line; logverify checks the winner
 . "$(dirname "$0")/lib.sh"

@@ -1,5 +1,6 @@
 #!/bin/bash
 # Description: no engine writes through a symlink at any name it uses, nor outside directory= via log_prefix: victims' md5 unchanged
+# Tier: quick
 . "$(dirname "$0")/lib.sh"
 # A symlink (dangling or not) placed at a name an engine uses - its lock, its
 # ownership marker, a log file, a WAL segment's next name, a relation, a

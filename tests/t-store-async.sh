@@ -1,5 +1,6 @@
 #!/bin/bash
 # Description: store layer async path on posix, uring, aio (buffered and O_DIRECT): data, counts, errors
+# Tier: quick
 . "$(dirname "$0")/lib.sh"
 n=0
 for st in posix uring aio; do

@@ -1,5 +1,6 @@
 #!/bin/bash
 # Description: store_reap on a dead io_uring ring / aio context returns -errno instead of 0 forever
+# Tier: quick
 # Timeout: 60
 # In full: store_reap on a dead io_uring ring / aio context (killed from outside: ring fd replaced,
 # io_destroy) returns -errno instead of 0 forever

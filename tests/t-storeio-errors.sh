@@ -1,5 +1,6 @@
 #!/bin/bash
 # Description: storeio refuses bad input with one line naming the option and value
+# Tier: quick
 . "$(dirname "$0")/lib.sh"
 # expect_err NAME PATTERN ARGS...: fio must fail, stderr/stdout must name the problem
 expect_err() {

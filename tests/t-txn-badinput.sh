@@ -1,5 +1,6 @@
 #!/bin/bash
 # Description: txn refuses bad option values with one line naming the option and value
+# Tier: quick
 # In full: txn refuses bad option values with one line naming the option and value (fio's parser for
 # one value's range or choices, txn at setup for rules across options), exit non-zero, no core; two
 # jobs naming one database with another setting are refused naming it; another flavor's option is

@@ -1,5 +1,6 @@
 #!/bin/bash
 # Description: txn's buffer pool: a page changed right after the checkpointer wrote it stays dirty
+# Tier: quick
 # In full: txn's buffer pool driven directly (tests/unit/txn_pool_test): a page changed right after
 # the checkpointer wrote it stays dirty and in the next checkpoint's set; a failed eviction write
 # (EBADF) leaves its page dirty in the pool
