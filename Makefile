@@ -100,6 +100,7 @@ ENGINES := $(foreach e,storeio redolog pgpage metastorm txn $(if $(CONFIG_RBD),r
 # Per-engine extras: <engine>_EXTRA = another engine's sources it reuses,
 # <engine>_LIBS = more libraries.
 txn_EXTRA := engines/redolog/redolog_log.c engines/redolog/redolog_flush.c engines/redolog/redolog_live.c \
+	engines/redolog/redolog_opts.c \
 	engines/pgpage/pgpage_ckpt.c engines/pgpage/pgpage_dblwr.c engines/dbtime/dbtime.c
 metastorm_EXTRA := engines/dbtime/dbtime.c
 rbdsnap_LIBS := -lrbd -lrados

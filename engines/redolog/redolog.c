@@ -26,6 +26,7 @@
 
 #include "glue/fio_store.h"
 #include "redolog.h"
+#include "redolog_opts.h"
 
 struct redolog_data {
 	struct store *store;
@@ -43,20 +44,14 @@ struct redolog_data {
 struct redolog_options {
 	void *pad;	/* fio stores td here; off1 must not be 0 */
 	struct store_opts so;
-	unsigned int flavor;		/* enum rl_flavor */
-	unsigned long long log_file_size;
+	struct rl_opts rl;		/* the log model's options, shared with txn */
 	unsigned int files_in_group;
 	unsigned long long redo_capacity;
 	unsigned long long write_ahead;
-	unsigned int flush_method;	/* enum rl_innodb_method */
 	unsigned int use_fdatasync;
-	unsigned int trx_commit;
 	unsigned long long log_buffer;
 	unsigned int file_buffering;
 	unsigned int mariadb_block;
-	unsigned long long wal_segment_size;
-	unsigned int wal_segments;
-	unsigned int wal_sync_method;	/* enum rl_wal_method */
 	unsigned long long wal_buffers;
 	char *log_prefix;
 	char *lsn_file;
@@ -68,46 +63,26 @@ struct redolog_options {
 
 static struct fio_option options[] = {
 	FIO_STORE_OPTIONS(T, so),
-	FIO_ENGINE_CHOICE(T, "flavor", flavor, "Log layout", "mysql",
-		{ .ival = "mysql", .oval = RL_MYSQL, .help = "MySQL 8.0 InnoDB redo log" },
-		{ .ival = "mariadb", .oval = RL_MARIADB, .help = "MariaDB 10.11 InnoDB redo log" },
-		{ .ival = "postgres", .oval = RL_POSTGRES, .help = "PostgreSQL WAL" }),
-	FIO_ENGINE_RANGE(T, "innodb_log_file_size", FIO_OPT_ULL, log_file_size,
-		"mysql/mariadb: size of each log file (0: 48M mysql, 96M mariadb; at most 512G)",
-		"0", 0, 512ull << 30),
+	RL_OPTIONS(T, rl),
 	FIO_ENGINE_RANGE(T, "innodb_log_files_in_group", FIO_OPT_INT, files_in_group,
 		"mysql: number of circular log files ib_logfile0..N-1", "2", 1, 100),
 	FIO_ENGINE_RANGE(T, "innodb_redo_log_capacity", FIO_OPT_ULL, redo_capacity,
 		"mysql: 8.0.30+ layout, 32 recycled #innodb_redo/#ib_redoN files of capacity/32 "
-		"(0, or 8M..128G and a multiple of 16k; set: the two above are ignored)",
+		"(0, or 8M..128G and a multiple of 16k; set: innodb_log_file_size and innodb_log_files_in_group "
+		"are ignored)",
 		"0", 0, 128ull << 30),
 	FIO_ENGINE_POW2(T, "innodb_log_write_ahead_size", FIO_OPT_ULL, write_ahead,
 		"mysql: pad a write entering a new window to this size", "8192", 512, 16384),
-	FIO_ENGINE_CHOICE(T, "innodb_flush_method", flush_method,
-		"mysql/mariadb: how the log is made durable", "fsync",
-		{ .ival = "fsync", .oval = RL_IM_FSYNC, .help = "write, then fsync (mariadb: fdatasync)" },
-		{ .ival = "O_DSYNC", .oval = RL_IM_O_DSYNC, .help = "log opened O_SYNC (mariadb: O_DSYNC), no flush" },
-		{ .ival = "O_DIRECT", .oval = RL_IM_O_DIRECT, .help = "log opened O_DIRECT, then fsync" },
-		{ .ival = "O_DIRECT_NO_FSYNC", .oval = RL_IM_O_DIRECT_NO_FSYNC,
-		  .help = "as O_DIRECT for the log (NO_FSYNC spares data files only)" }),
 	FIO_ENGINE_BOOL(T, "innodb_use_fdatasync", use_fdatasync,
 		"mysql: flush the log with fdatasync() instead of fsync()", "0"),
-	FIO_ENGINE_RANGE(T, "innodb_flush_log_at_trx_commit", FIO_OPT_INT, trx_commit,
-		"mysql/mariadb: 1 write+flush per commit, 2 write per commit + flush each second, "
-		"0 both each second", "1", 0, 2),
 	FIO_ENGINE_RANGE(T, "innodb_log_buffer_size", FIO_OPT_ULL, log_buffer,
 		"mysql/mariadb: log buffer (trx_commit=0 writes when half full; 256k..4G)",
 		"16M", 256 << 10, 4ull << 30),
 	FIO_ENGINE_BOOL(T, "innodb_log_file_buffering", file_buffering,
-		"mariadb: 0 opens ib_logfile0 with O_DIRECT (10.11 default), 1 buffered", "0"),
+		"mariadb, innodb_flush_method not given: 0 opens ib_logfile0 with O_DIRECT (10.11 default), "
+		"1 buffered", "0"),
 	FIO_ENGINE_POW2(T, "innodb_log_write_size", FIO_OPT_INT, mariadb_block,
 		"mariadb: write granularity, the device's physical block size", "512", 512, 4096),
-	FIO_ENGINE_POW2(T, "wal_segment_size", FIO_OPT_ULL, wal_segment_size,
-		"postgres: WAL segment size", "16M", 1 << 20, 1 << 30),
-	FIO_ENGINE_RANGE(T, "wal_segments", FIO_OPT_INT, wal_segments,
-		"postgres: segments kept and recycled (min_wal_size / wal_segment_size)", "5", 2, 1024),
-	FIO_ENGINE_CHOICE(T, "wal_sync_method", wal_sync_method,
-		"postgres: how the WAL is made durable", "fdatasync", RL_WAL_METHODS),
 	FIO_ENGINE_RANGE(T, "wal_buffers", FIO_OPT_ULL, wal_buffers,
 		"postgres: WAL buffer size", "16M", 64 << 10, 1 << 30),
 	{ FIO_ENGINE_OPT_(T, "log_prefix", FIO_OPT_STR_STORE, log_prefix,
@@ -128,34 +103,21 @@ static struct fio_option options[] = {
 
 #define REFUSE(...) do { log_err("redolog: " __VA_ARGS__); return 1; } while (0)
 
-/* What fio's parser cannot check: values that depend on another option, and "0 or ..." */
-static int rl_innodb_cfg(struct redolog_options *o, struct rl_cfg *c)
+/*
+ * The options only redolog has, over what the shared ones gave (rl_opts_to_cfg):
+ * mysql's files, write-ahead, fdatasync and buffer, postgres' wal_buffers.
+ */
+static int rl_own_cfg(struct redolog_options *o, struct rl_cfg *c)
 {
-	int mariadb = c->g.flavor == RL_MARIADB;
-
-	switch (o->flush_method) {
-	case RL_IM_O_DSYNC:	/* InnoDB opens the log O_SYNC */
-		c->open_flags = mariadb ? O_DSYNC : O_SYNC;
-		break;
-	case RL_IM_O_DIRECT:
-	case RL_IM_O_DIRECT_NO_FSYNC:
-		/* NO_FSYNC skips fsync for data files only: the redo log is still flushed */
-		c->flush = RL_FLUSH_FSYNC;
-		c->open_flags = O_DIRECT;
-		break;
-	default:
-		c->flush = RL_FLUSH_FSYNC;
-	}
-	if (c->flush && (o->use_fdatasync || mariadb))
-		c->flush = RL_FLUSH_FDATASYNC;
-	if (mariadb && !o->file_buffering)
-		c->open_flags |= O_DIRECT;
-	rl_innodb_geo(c, c->g.flavor, o->log_file_size, o->trx_commit);
-	c->bufsize = o->log_buffer;
-	if (mariadb) {
-		c->g.unit = o->mariadb_block;
+	if (c->g.flavor == RL_POSTGRES) {
+		c->bufsize = o->wal_buffers;
 		return 0;
 	}
+	c->bufsize = o->log_buffer;
+	if (c->g.flavor == RL_MARIADB)
+		return 0;
+	if (c->flush == RL_FLUSH_FSYNC && o->use_fdatasync)
+		c->flush = RL_FLUSH_FDATASYNC;
 	c->wa = o->write_ahead;
 	if (o->redo_capacity) {
 		/* 8.0.30+: innodb_log_file_size/files_in_group are ignored, as MySQL does */
@@ -176,21 +138,19 @@ static int rl_config(struct thread_data *td, struct rl_cfg *c)
 {
 	struct redolog_options *o = td->eo;
 	unsigned long long maxbs = td->o.max_bs[DDIR_WRITE], cap;
+	/* flavor= not given: InnoDB's redo log (RL_FLAVOR_HELP says so); mariadb:
+	 * ib_logfile0 as innodb_log_file_buffering and innodb_log_write_size say */
+	struct rl_opts_env env = { .flavor = RL_MYSQL, .mariadb_block = o->mariadb_block,
+				   .mariadb_direct = !o->file_buffering };
+	char err[256];
 
-	memset(c, 0, sizeof(*c));
-	c->g.flavor = o->flavor;
-	if (o->redo_capacity && c->g.flavor != RL_MYSQL)
+	if (o->redo_capacity && rl_opts_flavor(&o->rl, env.flavor) != RL_MYSQL)
 		REFUSE("innodb_redo_log_capacity=%llu: only flavor=mysql has the 8.0.30 layout\n",
 		       o->redo_capacity);
-	if (c->g.flavor == RL_POSTGRES) {
-		rl_pg_cfg(c, o->wal_sync_method, o->wal_segment_size, o->wal_segments);
-		c->bufsize = o->wal_buffers;
-	} else if (rl_innodb_cfg(o, c)) {
+	if (rl_opts_to_cfg(&o->rl, &env, c, err, sizeof(err)))
+		REFUSE("%s\n", err);
+	if (rl_own_cfg(o, c))
 		return 1;
-	}
-	if (c->g.file_size % c->g.unit || c->g.file_size < c->g.file_hdr + 16 * c->g.unit)
-		REFUSE("innodb_log_file_size=%llu: must be a multiple of the %u-byte block and hold 16 blocks\n",
-		       (unsigned long long)c->g.file_size, c->g.unit);
 	if (c->wa > c->g.file_size)
 		REFUSE("innodb_log_write_ahead_size=%llu: larger than the log file\n",
 		       (unsigned long long)c->wa);

@@ -77,46 +77,10 @@ struct rl_log {
 	char failed_why[200];
 };
 
-/* innodb_flush_method (0: the engine's default) and wal_sync_method, as fio's parser maps them. */
+/* innodb_flush_method (0: not given) and wal_sync_method, as fio's parser maps them (redolog_opts.h). */
 enum rl_innodb_method { RL_IM_DEFAULT, RL_IM_FSYNC, RL_IM_O_DSYNC, RL_IM_O_DIRECT,
 			RL_IM_O_DIRECT_NO_FSYNC };
 enum rl_wal_method { RL_WM_FDATASYNC, RL_WM_FSYNC, RL_WM_OPEN_DATASYNC, RL_WM_OPEN_SYNC };
-
-/* wal_sync_method's choices, for the option table of an engine (fio's struct value_pair) */
-#define RL_WAL_METHODS									\
-	{ .ival = "fdatasync", .oval = RL_WM_FDATASYNC, .help = "write, then fdatasync" },	\
-	{ .ival = "fsync", .oval = RL_WM_FSYNC, .help = "write, then fsync" },		\
-	{ .ival = "open_datasync", .oval = RL_WM_OPEN_DATASYNC, .help = "segments opened O_DSYNC" }, \
-	{ .ival = "open_sync", .oval = RL_WM_OPEN_SYNC, .help = "segments opened O_SYNC" }
-
-/*
- * PostgreSQL WAL settings (wal_sync_method, wal_segment_size, wal_segments;
- * fio's parser checked each) into c: flavor, geometry, flush/open flags,
- * trx_commit (bufsize is the caller's). Shared by the redolog and txn engines.
- */
-void rl_pg_cfg(struct rl_cfg *c, enum rl_wal_method method, unsigned long long seg_size,
-	       unsigned int segs);
-
-/*
- * MariaDB 10.11's choice for ib_logfile0 in DIR: with innodb_log_file_buffering
- * not given it opens the log O_DIRECT when the file system sits on a block
- * device whose physical block size it can read (/sys/dev/block/MAJ:MIN/queue/,
- * or the disk's for a partition), writes rounded to that size ("File system
- * buffers for log disabled (block size=N bytes)"), and buffered in 512-byte
- * blocks where there is none (FUSE: ceph-fuse; tmpfs): "Buffered log writes".
- * Returns the block size (64..4096, a power of 2), or 0 for buffered.
- */
-unsigned int rl_mariadb_log_block(const char *dir);
-
-/*
- * InnoDB redo log (flavor RL_MYSQL or RL_MARIADB) into c: trx_commit (0..2,
- * checked by fio's parser), innodb_log_file_size (0: 48M mysql, 96M mariadb)
- * and the classic block layout (512-byte blocks; mysql: 2 files, 12-byte
- * block header, 4-byte trailer, 2048-byte file header; mariadb: 1 file,
- * 12288-byte file header).
- */
-void rl_innodb_geo(struct rl_cfg *c, int flavor, unsigned long long file_size,
-		   unsigned int trx_commit);
 
 /*
  * Create (zero-filled) and open the log files, write the meta file. Refuses

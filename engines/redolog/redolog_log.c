@@ -13,86 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "store/latstat.h"
 #include "redolog.h"
 
-void rl_innodb_geo(struct rl_cfg *c, int flavor, unsigned long long file_size,
-		   unsigned int trx_commit)
-{
-	int mariadb = flavor == RL_MARIADB;
-
-	c->g.flavor = flavor;
-	c->trx_commit = trx_commit;
-	c->g.file_size = file_size ? file_size : mariadb ? 96 << 20 : 48 << 20;
-	c->g.unit = 512;
-	if (mariadb) {
-		c->g.file_hdr = 12288;	/* file header + two checkpoint blocks */
-		c->g.nfiles = 1;
-	} else {
-		c->g.hdr = 12;
-		c->g.trl = 4;
-		c->g.file_hdr = 2048;	/* LOG_FILE_HDR_SIZE: header + checkpoint blocks */
-		c->g.nfiles = 2;
-	}
-}
-
-/* /sys/dev/block/MAJ:MIN/<rel>queue/physical_block_size as a number; 0 if unreadable */
-static unsigned int sys_block_size(const struct stat *st, const char *rel)
-{
-	char path[96], buf[16];
-	unsigned long v;
-	ssize_t n;
-	char *end;
-	int fd;
-
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/%squeue/physical_block_size",
-		 major(st->st_dev), minor(st->st_dev), rel);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = 0;
-	v = strtoul(buf, &end, 10);
-	return end != buf && *end == '\n' && v <= 4096 ? (unsigned int)v : 0;
-}
-
-unsigned int rl_mariadb_log_block(const char *dir)
-{
-	struct stat st;
-	unsigned int b;
-
-	if (stat(dir, &st))
-		return 0;
-	b = sys_block_size(&st, "");
-	if (!b)
-		b = sys_block_size(&st, "../");		/* a partition: its disk's queue */
-	return b >= 64 && !(b & (b - 1)) ? b : 0;
-}
-
 #define RL_ZERO_CHUNK	(1u << 20)
-
-void rl_pg_cfg(struct rl_cfg *c, enum rl_wal_method method, unsigned long long seg_size,
-	       unsigned int segs)
-{
-	switch (method) {
-	case RL_WM_FDATASYNC:		c->flush = RL_FLUSH_FDATASYNC; break;
-	case RL_WM_FSYNC:		c->flush = RL_FLUSH_FSYNC; break;
-	case RL_WM_OPEN_DATASYNC:	c->open_flags = O_DSYNC; break;
-	case RL_WM_OPEN_SYNC:		c->open_flags = O_SYNC; break;
-	}
-	c->g.flavor = RL_POSTGRES;
-	c->g.unit = 8192;
-	c->g.hdr = 24;
-	c->g.file_size = seg_size;
-	c->g.nfiles = segs;
-	c->trx_commit = 1;
-}
 
 int rl_fail(struct rl_log *l, int ret, const char *call, const char *name)
 {

@@ -29,6 +29,7 @@
 #include "dbtime/dbtime.h"
 #include "glue/fio_store.h"
 #include "txn.h"
+#include "redolog/redolog_opts.h"
 
 struct txn_data {
 	struct txn_db *db;
@@ -47,7 +48,7 @@ struct txn_options {
 	void *pad;	/* fio stores td here; off1 must not be 0 */
 	struct store_opts so;
 	unsigned int profile;			/* enum txn_profile_id */
-	unsigned int flavor;			/* enum rl_flavor */
+	struct rl_opts rl;			/* the log model's options, shared with redolog */
 	unsigned int scale;
 	unsigned long long table_size;
 	unsigned long long shared_buffers;
@@ -61,14 +62,8 @@ struct txn_options {
 	unsigned long long cpu_ws;		/* bytes */
 	unsigned long long client_ws;		/* bytes, the client thread's */
 	unsigned int log_bytes;
-	unsigned int wal_sync_method;		/* enum rl_wal_method */
-	unsigned long long wal_segment_size;
-	unsigned int wal_segments;
 	unsigned long long commit_delay;	/* usec */
 	unsigned int commit_siblings;
-	unsigned int trx_commit;
-	unsigned int flush_method;		/* enum rl_innodb_method */
-	unsigned long long log_file_size;
 	unsigned int bg_share;
 	unsigned int log_bin;
 	unsigned int sync_binlog;
@@ -87,6 +82,10 @@ struct txn_options {
 	unsigned long long debug_flush;		/* usec */
 };
 
+/* flavor= not given: pgbench's transaction on PostgreSQL (RL_FLAVOR_HELP says so) */
+#define TXN_FLAVOR_DEFAULT	RL_POSTGRES
+#define TXN_FLAVOR(o)		rl_opts_flavor(&(o)->rl, TXN_FLAVOR_DEFAULT)
+
 #define T struct txn_options
 #define TEN_S	10000000	/* usec */
 
@@ -98,10 +97,7 @@ static struct fio_option options[] = {
 		{ .ival = "oltp_read_write", .oval = TP_OLTP_RW, .help = "sysbench oltp_read_write" },
 		{ .ival = "read_only", .oval = TP_READ_ONLY, .help = "sysbench oltp_read_only" },
 		{ .ival = "insert", .oval = TP_INSERT, .help = "sysbench oltp_insert" }),
-	FIO_ENGINE_CHOICE(T, "flavor", flavor, "Database", "postgres",
-		{ .ival = "postgres", .oval = RL_POSTGRES, .help = "8k pages, WAL" },
-		{ .ival = "mysql", .oval = RL_MYSQL, .help = "16k pages, redo log" },
-		{ .ival = "mariadb", .oval = RL_MARIADB, .help = "16k pages, redo log" }),
+	RL_OPTIONS(T, rl),
 	FIO_ENGINE_RANGE(T, "scale", FIO_OPT_INT, scale,
 		"tpcb: pgbench's scale factor (100000 accounts each)", "1", 1, 100000),
 	FIO_ENGINE_RANGE(T, "table_size", FIO_OPT_ULL, table_size,
@@ -139,12 +135,6 @@ static struct fio_option options[] = {
 		"none, as a client's small hot memory; 0..1G)", "0", 0, 1ull << 30),
 	FIO_ENGINE_RANGE(T, "txn_log_bytes", FIO_OPT_INT, log_bytes,
 		"Log bytes per transaction (0: the profile's estimate)", "0", 0, 65536),
-	FIO_ENGINE_CHOICE(T, "wal_sync_method", wal_sync_method,
-		"postgres: how the WAL is made durable", "fdatasync", RL_WAL_METHODS),
-	FIO_ENGINE_POW2(T, "wal_segment_size", FIO_OPT_ULL, wal_segment_size,
-		"postgres: WAL segment size", "16M", 1 << 20, 1 << 30),
-	FIO_ENGINE_RANGE(T, "wal_segments", FIO_OPT_INT, wal_segments,
-		"postgres: WAL segments kept and recycled", "5", 2, 1024),
 	FIO_ENGINE_RANGE(T, "max_wal_size", FIO_OPT_ULL, max_wal_size,
 		"postgres: a checkpoint every (int)(max_wal_size's WAL segments / 1.9) segments "
 		"(0: timed only; else at least 2 segments, at most 1P)", "1G", 0, 1ull << 50),
@@ -153,19 +143,6 @@ static struct fio_option options[] = {
 	FIO_ENGINE_RANGE(T, "commit_siblings", FIO_OPT_INT, commit_siblings,
 		"postgres: ... when at least this many other connections are in a transaction",
 		"5", 0, 1000),
-	FIO_ENGINE_RANGE(T, "innodb_flush_log_at_trx_commit", FIO_OPT_INT, trx_commit,
-		"mysql/mariadb: 1 write+flush per commit (grouped), 2 write per commit + flush each second, "
-		"0 both each second", "1", 0, 2),
-	FIO_ENGINE_CHOICE(T, "innodb_flush_method", flush_method,
-		"mysql/mariadb: how the log is made durable (default: fsync mysql; mariadb as 10.11 "
-		"decides: O_DIRECT in the physical block size on a block device's file system, "
-		"else buffered)", NULL,
-		{ .ival = "fsync", .oval = RL_IM_FSYNC, .help = "write, then fsync (mariadb: fdatasync)" },
-		{ .ival = "O_DSYNC", .oval = RL_IM_O_DSYNC, .help = "log opened O_SYNC (mariadb: O_DSYNC)" },
-		{ .ival = "O_DIRECT", .oval = RL_IM_O_DIRECT, .help = "log opened O_DIRECT, then flushed" }),
-	FIO_ENGINE_RANGE(T, "innodb_log_file_size", FIO_OPT_ULL, log_file_size,
-		"mysql/mariadb: size of each redo log file (0: 48M mysql x2, 96M mariadb; "
-		"else 1M..512G, a multiple of 512)", "0", 0, 512ull << 30),
 	FIO_ENGINE_RANGE(T, "background_log_share", FIO_OPT_INT, bg_share,
 		"mysql/mariadb: percent of txn_log_bytes that InnoDB's background work logs rather "
 		"than the commit: appended once a second in one batch, written by the next commit's "
@@ -218,10 +195,9 @@ static struct fio_option options[] = {
 /* What fio's parser cannot check: rules naming two options, and "0 or ..." */
 static int pg_log(struct txn_options *o, struct rl_cfg *c, uint64_t pool)
 {
-	rl_pg_cfg(c, o->wal_sync_method, o->wal_segment_size, o->wal_segments);
-	if (o->max_wal_size && o->max_wal_size < 2 * o->wal_segment_size)
+	if (o->max_wal_size && o->max_wal_size < 2 * o->rl.wal_segment_size)
 		REFUSE("max_wal_size=%llu: must be 0 or at least 2 WAL segments (%llu)\n",
-		       o->max_wal_size, 2 * o->wal_segment_size);
+		       o->max_wal_size, 2 * o->rl.wal_segment_size);
 	/* wal_buffers = -1: shared_buffers / 32, 64 kB .. 16 MB */
 	c->bufsize = pool / 32 < (64 << 10) ? 64 << 10 : pool / 32 > (16 << 20) ? 16 << 20 : pool / 32;
 	return 0;
@@ -244,37 +220,22 @@ static unsigned int mariadb_dev_block(struct thread_data *td, const struct txn_o
 	return caps & STORE_CAP_IMAGE ? 512 : 0;
 }
 
-static int innodb_log(struct txn_options *o, struct rl_cfg *c, int mariadb, unsigned int dev_block)
-{
-	unsigned int m = o->flush_method ? o->flush_method :
-			 mariadb && dev_block ? RL_IM_O_DIRECT : RL_IM_FSYNC;
-
-	c->flush = mariadb ? RL_FLUSH_FDATASYNC : RL_FLUSH_FSYNC;
-	if (m == RL_IM_O_DSYNC) {
-		c->flush = RL_FLUSH_NONE;
-		c->open_flags = mariadb ? O_DSYNC : O_SYNC;
-	} else if (m == RL_IM_O_DIRECT) {
-		c->open_flags = O_DIRECT;
-	}
-	rl_innodb_geo(c, mariadb ? RL_MARIADB : RL_MYSQL, o->log_file_size, o->trx_commit);
-	if (mariadb && dev_block)
-		c->g.unit = dev_block;		/* its writes are rounded to the device's block */
-	c->bufsize = 16 << 20;
-	if (!mariadb)
-		c->wa = 8192;
-	if (c->g.file_size % 512 || c->g.file_size < (1 << 20))
-		REFUSE("innodb_log_file_size=%llu: must be a multiple of 512 and at least 1M\n",
-		       (unsigned long long)c->g.file_size);
-	return 0;
-}
-
 static int log_cfg(struct thread_data *td, struct txn_options *o, struct txn_db_cfg *c)
 {
 	struct txn_log_cfg *l = &c->log;
-	int mariadb = o->flavor == RL_MARIADB;
+	/* mariadb: ib_logfile0 as 10.11 decides for the file system under it */
+	unsigned int dev_block = TXN_FLAVOR(o) == RL_MARIADB ? mariadb_dev_block(td, o) : 0;
+	struct rl_opts_env env = { .flavor = TXN_FLAVOR_DEFAULT, .mariadb_block = dev_block,
+				   .mariadb_direct = dev_block != 0 };
+	char err[256];
 
-	if (l->postgres ? pg_log(o, &l->rl, c->pool_bytes) :
-			  innodb_log(o, &l->rl, mariadb, mariadb ? mariadb_dev_block(td, o) : 0))
+	if (rl_opts_to_cfg(&o->rl, &env, &l->rl, err, sizeof(err)))
+		REFUSE("%s\n", err);
+	/* a transaction's records and InnoDB's background batches need room */
+	if (!l->postgres && l->rl.g.file_size < (1 << 20))
+		REFUSE("innodb_log_file_size=%llu: txn's log files must hold at least 1M\n",
+		       (unsigned long long)l->rl.g.file_size);
+	if (l->postgres && pg_log(o, &l->rl, c->pool_bytes))
 		return 1;
 	if (o->log_bin && l->postgres)
 		REFUSE("log_bin=1: only flavor=mysql or mariadb has a binlog\n");
@@ -283,9 +244,9 @@ static int log_cfg(struct thread_data *td, struct txn_options *o, struct txn_db_
 		       o->bg_share);
 	/* PostgreSQL's CheckPointSegments: whole segments of max_wal_size, / (1 + 0.9)
 	 * (checkpoint_completion_target), truncated, at least 1 */
-	l->ckpt_wal = (uint64_t)((double)(o->max_wal_size / o->wal_segment_size) / 1.9);
+	l->ckpt_wal = (uint64_t)((double)(o->max_wal_size / o->rl.wal_segment_size) / 1.9);
 	l->ckpt_wal = l->postgres && o->max_wal_size ?
-		(l->ckpt_wal ? l->ckpt_wal : 1) * o->wal_segment_size : 0;
+		(l->ckpt_wal ? l->ckpt_wal : 1) * o->rl.wal_segment_size : 0;
 	l->commit_delay_ns = l->postgres ? o->commit_delay * 1000 : 0;	/* PostgreSQL's */
 	l->commit_siblings = o->commit_siblings;
 	l->log_bin = o->log_bin;
@@ -316,7 +277,7 @@ static int txn_config(struct thread_data *td, struct txn_db_cfg *c)
 	struct txn_options *o = td->eo;
 
 	memset(c, 0, sizeof(*c));
-	c->log.postgres = o->flavor == RL_POSTGRES;
+	c->log.postgres = TXN_FLAVOR(o) == RL_POSTGRES;
 	c->page_size = c->log.postgres ? 8192 : 16384;
 	c->pool_bytes = c->log.postgres ? o->shared_buffers : o->innodb_pool;
 	txn_profile_make(&c->prof, o->profile, o->scale, o->table_size, c->page_size);
@@ -350,15 +311,14 @@ static int txn_config(struct thread_data *td, struct txn_db_cfg *c)
  */
 static void ignored(const struct txn_options *o)
 {
-	const char *fl = rl_flavor_name(o->flavor);
-	int pg = o->flavor == RL_POSTGRES;
+	const char *fl = rl_flavor_name(TXN_FLAVOR(o));
+	int pg = TXN_FLAVOR(o) == RL_POSTGRES;
 
 	if (pg) {
-		IGNORED(o->trx_commit != 1, "innodb_flush_log_at_trx_commit=%u", o->trx_commit);
-		IGNORED(o->flush_method, "innodb_flush_method=%s",
-			o->flush_method == RL_IM_FSYNC ? "fsync" :
-			o->flush_method == RL_IM_O_DSYNC ? "O_DSYNC" : "O_DIRECT");
-		IGNORED(o->log_file_size, "innodb_log_file_size=%llu", o->log_file_size);
+		IGNORED(o->rl.trx_commit != 1, "innodb_flush_log_at_trx_commit=%u", o->rl.trx_commit);
+		IGNORED(o->rl.flush_method, "innodb_flush_method=%s",
+			rl_innodb_method_name(o->rl.flush_method));
+		IGNORED(o->rl.log_file_size, "innodb_log_file_size=%llu", o->rl.log_file_size);
 		IGNORED(o->innodb_pool != 128 << 20, "innodb_buffer_pool_size=%llu", o->innodb_pool);
 		IGNORED(!o->doublewrite, "innodb_doublewrite=%u", o->doublewrite);
 		IGNORED(o->sync_binlog != 1, "sync_binlog=%u", o->sync_binlog);
@@ -368,9 +328,8 @@ static void ignored(const struct txn_options *o)
 	IGNORED(o->commit_delay, "commit_delay=%lluus", o->commit_delay);
 	IGNORED(o->commit_siblings != 5, "commit_siblings=%u", o->commit_siblings);
 	IGNORED(o->shared_buffers != 128 << 20, "shared_buffers=%llu", o->shared_buffers);
-	IGNORED(o->wal_sync_method != RL_WM_FDATASYNC, "wal_sync_method=%s",
-		o->wal_sync_method == RL_WM_FSYNC ? "fsync" :
-		o->wal_sync_method == RL_WM_OPEN_DATASYNC ? "open_datasync" : "open_sync");
+	IGNORED(o->rl.wal_sync_method != RL_WM_FDATASYNC, "wal_sync_method=%s",
+		rl_wal_method_name(o->rl.wal_sync_method));
 	IGNORED(o->max_wal_size != 1 << 30, "max_wal_size=%llu", o->max_wal_size);
 	IGNORED(!o->fpw, "full_page_writes=%u", o->fpw);
 }
@@ -632,7 +591,7 @@ static int transaction(struct thread_data *td, struct txn_data *tx)
 			log_err("txn: log: %s\n", tx->db->log.err);
 	}
 	if (!ret && p->log_bytes && o->commit_cpu &&
-	    (tx->db->c.log.postgres || o->trx_commit == 1))
+	    (tx->db->c.log.postgres || o->rl.trx_commit == 1))
 		dbtime_burn(&tx->dt, o->commit_cpu * 1000);
 	/* PostgreSQL: after the commit record is flushed */
 	txn_unlock_all(&tx->db->locks, tx);
