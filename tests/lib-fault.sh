@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # tests/lib-fault.sh - sourced after lib.sh by the reliability tests (t-rel-*):
 # refusal checks, Ceph daemon stop/start, a small loop-mounted file system.
 #

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # tests/lib.sh - sourced by every test: paths, verdicts, the cluster, JSON,
 # fio runs that treat a crash as a crash, and clean-up on exit.
 set -u
@@ -255,7 +256,8 @@ cephfs_rmtree() {
 # not, so its runtime must be loaded first (as SPDK's test helper does). fio's
 # own leaks are not ours; any sanitizer report aborts (exit >= 128, below).
 if [ "${SANITIZE:-0}" = 1 ]; then
-	export DBFIO_FIO_ASAN=$(gcc -print-file-name=libasan.so)
+	DBFIO_FIO_ASAN=$(gcc -print-file-name=libasan.so)
+	export DBFIO_FIO_ASAN
 	printf '#!/bin/sh\nLD_PRELOAD=%s${LD_PRELOAD:+:$LD_PRELOAD} exec %s "$@"\n' \
 		"$DBFIO_FIO_ASAN" "$FIO_BIN" >"$TMP/fio-asan"
 	chmod +x "$TMP/fio-asan"

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # tests/loopfs.sh - sourced by tests after lib.sh: a scratch ext4 on a loop
 # device of its own, and the block layer's flush counter of that device
 # (an oracle that shares no code with the engines).

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Description: configure finds the installed fio's source, refuses other versions and unknown options
 . "$(dirname "$0")/lib.sh"
-cd "$REPO"
+cd "$REPO" || fail "no $REPO"
 
 ./configure --help | grep -q -- '--with-fio=DIR' || fail "--help does not document --with-fio"
 out=$(./configure --no-such-option 2>&1) && fail "unknown option accepted"

@@ -57,11 +57,11 @@ after_run postgres "$TMP/pg" 700
 T="d['traced']['phases']['transaction']['roles']"
 tps=$(json "$TMP/pg.json" "d['untraced']['tps']") || fail "pg.json does not parse"
 py check "$tps > 0" || fail "tps is $tps"
-wal_sync=$(json "$TMP/pg.json" "$T['wal']['syncs_per_op']")
-wal_w=$(json "$TMP/pg.json" "$T['wal']['writes']['per_op']")
-wal_b=$(json "$TMP/pg.json" "$T['wal']['writes']['mean_bytes']")
-probes=$(json "$TMP/pg.json" "$T['data']['calls'].get('lseek_end', {}).get('per_op', 0)")
-data_w=$(json "$TMP/pg.json" "$T.get('data', {}).get('writes', {}).get('per_op', 0)")
+wal_sync=$(json "$TMP/pg.json" "${T}['wal']['syncs_per_op']")
+wal_w=$(json "$TMP/pg.json" "${T}['wal']['writes']['per_op']")
+wal_b=$(json "$TMP/pg.json" "${T}['wal']['writes']['mean_bytes']")
+probes=$(json "$TMP/pg.json" "${T}['data']['calls'].get('lseek_end', {}).get('per_op', 0)")
+data_w=$(json "$TMP/pg.json" "${T}.get('data', {}).get('writes', {}).get('per_op', 0)")
 py check "$wal_sync > 0 and $wal_w > 0" ||
 	fail "no WAL writes or syncs per transaction (writes $wal_w, syncs $wal_sync)"
 grep -q '^| wal | fdatasync' "$TMP/pg.md" || fail "the Markdown table has no WAL fdatasync row"
@@ -109,11 +109,11 @@ mode=$(stat -c %a "$TMP/my")
 after_run mariadb "$TMP/my" "$mode"
 C="d['traced']['phases']['create_table']['roles']"
 D="d['traced']['phases']['drop_table']['roles']"
-ibd=$(json "$TMP/my.json" "$C['data']['calls'].get('openat_creat', {}).get('count', 0)") || fail "my.json does not parse"
+ibd=$(json "$TMP/my.json" "${C}['data']['calls'].get('openat_creat', {}).get('count', 0)") || fail "my.json does not parse"
 [ "$ibd" = 5 ] || fail "5 CREATE TABLE created $ibd .ibd files"
 syncs=$(json "$TMP/my.json" "sum(r['syncs_per_op'] for r in $C.values())")
 py check "$syncs >= 1" || fail "CREATE TABLE synced $syncs times"
-unl=$(json "$TMP/my.json" "$D['data']['calls'].get('unlink', {}).get('count', 0)")
+unl=$(json "$TMP/my.json" "${D}['data']['calls'].get('unlink', {}).get('count', 0)")
 [ "$unl" = 5 ] || fail "5 DROP TABLE unlinked $unl .ibd files"
 lat=$(json "$TMP/my.json" "'%.2f ms / %.2f ms' % (d['untraced']['create_table']['mean_ms'], d['untraced']['drop_table']['mean_ms'])")
 ok "mariadb ddl: CREATE / DROP TABLE $lat; per CREATE $syncs syncs, one .ibd created, one unlinked per DROP"

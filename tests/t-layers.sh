@@ -17,7 +17,7 @@ ops=$(grep -o '\bstore_[a-z0-9]*_ops\b' "$E/store/store.h" | sort -u | paste -sd
 bad=0
 loose=$(find "$E" -maxdepth 1 -type f -name '*.[ch]')
 [ -z "$loose" ] || { echo "FAIL: sources outside a folder: $loose"; bad=1; }
-for f in $(find "$E" -mindepth 2 -name '*.[ch]' ! -path "$E/store/*"); do
+while IFS= read -r f; do
 	if grep -nwE "$kinds|$ops" "$f"; then
 		echo "FAIL: ${f#$E/} names a backend kind: ask store_caps()/store_backend_caps() instead"
 		bad=1
@@ -26,7 +26,7 @@ for f in $(find "$E" -mindepth 2 -name '*.[ch]' ! -path "$E/store/*"); do
 		echo "FAIL: ${f#$E/} includes a backend's private header"
 		bad=1
 	fi
-done
+done < <(find "$E" -mindepth 2 -name '*.[ch]' ! -path "$E/store/*")
 for f in "$E"/store/*.[ch]; do
 	if grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"](fio|optgroup)\.h[>"]' "$f"; then
 		echo "FAIL: store/$(basename "$f") is store layer and includes fio's headers"

@@ -17,6 +17,7 @@ at_exit 'mountpoint -q "$MNT" && fusermount -u "$MNT"'
 ceph-fuse -c "$CEPH_CONF" "$MNT" >"$TMP/fuse.log" 2>&1 || { cat "$TMP/fuse.log"; fail "ceph-fuse mount failed"; }
 mkdir -p "$MNT$ROOT/fuse"
 
+# shellcheck disable=SC2054  # the commas are ddl_mix's own
 JOB=(--ioengine="external:$B/metastorm.so" --number_ios=40 --tables=4 --randseed=7
      --ddl_mix=create:40,drop:20,open:20,rename:20)
 for flavor in mysql mariadb postgres; do

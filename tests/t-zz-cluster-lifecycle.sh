@@ -54,6 +54,7 @@ loops=$(losetup -nO NAME,BACK-FILE | grep -F "$dir" | awk '{print $1}')
 # A ceph-fuse that stopped answering, with a file held open on its mount
 # (fusermount -u: busy), must not stop down: it is killed and detached.
 : >"$dir/mnt/cephfs/held" || fail "create on cephfs failed"
+# shellcheck disable=SC2217  # sleep only holds the file open
 sleep 600 <"$dir/mnt/cephfs/held" & holder=$!
 at_exit "kill $holder"
 fpid=$(pgrep -f "^ceph-fuse -c $dir/ceph.conf $dir/mnt/cephfs")

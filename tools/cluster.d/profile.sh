@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # tools/cluster.d/profile.sh - sourced by tools/cluster: cluster profiles and
 # the OSD disks they need (an HDD-like loop device throttled with cgroup v1
 # blkio, ext4 on it for FileStore).  Everything made here is recorded in
