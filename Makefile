@@ -4,6 +4,11 @@
 #                   it never installs packages nor downloads anything)
 #   make check      all set-up (packages, configure, build, cluster) + tests
 #                   (T="t-a t-b": only those; SANITIZE=1: ASan+UBSan engines in build/asan)
+#   make check-quick  the quick tier (tests/run --quick: no root, no cluster, no
+#                   database; ~2 min): builds, then runs; needs ./configure done,
+#                   not the set-up of make check
+#   make lint       flake8 (.flake8) on the Python, shellcheck (.shellcheckrc) on
+#                   the shell scripts; needs neither set-up nor configure
 #   make mutants    mutation check: every mutant of tests/mutants.txt killed
 #   make demo       all set-up + short versions of the four seed experiments
 #   make results    all set-up + their full versions -> results/
@@ -30,7 +35,7 @@ CB := build
 
 # Without a configuration only the goals that configure (the set-up ones) or
 # need none go on; the others stop here with one line.
-SETUP_GOALS := check mutants demo results bench fidelity setup configure deps clean distclean
+SETUP_GOALS := check mutants demo results bench fidelity setup configure deps clean distclean lint
 ifeq ($(wildcard $(CB)/config.mk),)
 ifneq ($(filter-out $(SETUP_GOALS),$(or $(MAKECMDGOALS),all)),)
 $(error $(CB)/config.mk is missing: run ./configure (make check also installs the packages, configures, builds and tests))
@@ -119,7 +124,7 @@ HEADERS := $(wildcard engines/*/*.h)
 # keep the objects make would treat as intermediate
 .SECONDARY:
 
-.PHONY: all check mutants demo results bench fidelity install clean distclean deps configure setup
+.PHONY: all check check-quick lint mutants demo results bench fidelity install clean distclean deps configure setup
 
 all: $(LIBDBFIO) $(ENGINE_SO) $(TOOLS) $(UNIT_TESTS)
 
@@ -188,6 +193,22 @@ setup: configure
 
 check: setup
 	@DBFIO_BUILD=$(abspath $(B)) SANITIZE=$(SANITIZE) tests/run $(T)
+
+check-quick: all
+	@DBFIO_BUILD=$(abspath $(B)) tests/run --quick $(T)
+
+# Debian's python3-flake8 installs into /usr/bin/python3 (python3 on PATH may be another);
+# the Python scripts of tools/ and lab/ are found by their #! line (most have no .py)
+PY3 ?= /usr/bin/python3
+PY_SCRIPTS = $(shell grep -lE '^\#!.*python' tools/* lab/* 2>/dev/null)
+SH_SCRIPTS = $(wildcard tests/*.sh tools/*.d/*.sh lab/*.d/*.sh) tests/run \
+	$(shell grep -lE '^\#!/bin/(ba)?sh' tools/* lab/* 2>/dev/null)
+lint:
+	@echo '  FLAKE8  ' python tests/lib.py $(PY_SCRIPTS) $(wildcard lab/*.d tools/*.d)
+	$(Q)$(PY3) -m flake8 python tests/lib.py $(PY_SCRIPTS) $(wildcard lab/*.d tools/*.d)
+	$(Q)$(PY3) -m flake8 --select=E,W,F,C90 python
+	@echo '  SHELLCHECK' $(words $(SH_SCRIPTS)) scripts: tests/, tools/, lab/
+	$(Q)shellcheck -S warning $(SH_SCRIPTS)
 
 # each mutation of tests/mutants.txt built in a scratch copy, its killing tests run
 mutants: setup
