@@ -201,7 +201,7 @@ check-quick: all
 # the Python scripts of tools/ and lab/ are found by their #! line (most have no .py)
 PY3 ?= /usr/bin/python3
 PY_SCRIPTS = $(shell grep -lE '^\#!.*python' tools/* lab/* 2>/dev/null)
-SH_SCRIPTS = $(wildcard tests/*.sh tools/*.d/*.sh lab/*.d/*.sh) tests/run \
+SH_SCRIPTS = $(wildcard tests/*.sh tools/*.d/*.sh lab/*.d/*.sh) tests/run .ci/run \
 	$(shell grep -lE '^\#!/bin/(ba)?sh' tools/* lab/* 2>/dev/null)
 lint:
 	@echo '  FLAKE8  ' python tests/lib.py $(PY_SCRIPTS) $(wildcard lab/*.d tools/*.d)
