@@ -97,22 +97,31 @@ STORE_SRC += engines/store/ceph_conn.c
 endif
 STORE_OBJ := $(STORE_SRC:engines/%.c=$(B)/obj/%.o)
 
-# Engines: engines/<name>/ (every .c there: the fio hooks in <name>.c, its
-# fio-free halves in <name>_*.c) plus the fio glue (engines/glue/) and the
-# store layer. Engines built: those whose folder exists; rbdsnap needs librbd.
+# The database models (libdbfio.so with the store layer): the log writer
+# (InnoDB redo, PostgreSQL WAL, binlog), the checkpointer, the relation
+# files, the buffer pool and the rest of txn's database, the DDL recipes,
+# dbtime. fio-free like the store layer and built the same way; every engine
+# that models a database links them from the library, so one process has one
+# copy of each registry (open logs, txn databases) whatever engines it loads.
+MODEL_SRC := engines/dbtime/dbtime.c \
+	engines/redolog/redolog_log.c engines/redolog/redolog_flush.c \
+	engines/redolog/redolog_opts.c \
+	engines/pgpage/pgpage_ckpt.c engines/pgpage/pgpage_dblwr.c engines/pgpage/pgpage_files.c \
+	engines/metastorm/metastorm_ddl.c \
+	$(filter-out engines/txn/txn.c,$(wildcard engines/txn/txn_*.c))
+MODEL_OBJ := $(MODEL_SRC:engines/%.c=$(B)/obj/lib/%.o)
+
+# Engines: engines/<name>/ (the fio hooks in <name>.c and the fio halves
+# that are not models) plus the fio glue (engines/glue/) and libdbfio.
+# Engines built: those whose folder exists; rbdsnap needs librbd.
 ENGINES := $(foreach e,storeio redolog pgpage metastorm txn $(if $(CONFIG_RBD),rbdsnap),\
 	$(if $(wildcard engines/$(e)/$(e).c),$(e)))
-# Per-engine extras: <engine>_EXTRA = another engine's sources it reuses,
 # <engine>_LIBS = more libraries.
-txn_EXTRA := engines/redolog/redolog_log.c engines/redolog/redolog_flush.c engines/redolog/redolog_live.c \
-	engines/redolog/redolog_opts.c \
-	engines/pgpage/pgpage_ckpt.c engines/pgpage/pgpage_dblwr.c engines/dbtime/dbtime.c
-metastorm_EXTRA := engines/dbtime/dbtime.c
 rbdsnap_LIBS := -lrbd -lrados
 ifdef CONFIG_RBD_SNAP_CREATE2
 $(B)/obj/eng/rbdsnap/rbdsnap_sched.o: CFLAGS += -DRBDSNAP_HAVE_SNAP_CREATE2
 endif
-engine_obj = $(patsubst engines/%.c,$(B)/obj/eng/%.o,$(wildcard engines/$(1)/*.c) $($(1)_EXTRA))
+engine_obj = $(patsubst engines/%.c,$(B)/obj/eng/%.o,$(filter-out $(MODEL_SRC),$(wildcard engines/$(1)/*.c)))
 
 ENGINE_SO := $(ENGINES:%=$(B)/%.so)
 TOOLS := $(patsubst tools/%.c,$(B)/%,$(wildcard tools/*.c))
@@ -133,17 +142,22 @@ $(B)/obj/store/%.o: engines/store/%.c $(HEADERS) $(CB)/config.h
 	@mkdir -p $(dir $@)
 	$(QUIET_CC)$(CC) $(BASE_CFLAGS) $(STORE_CFLAGS) $(CFLAGS) -c -o $@ $<
 
+# the models: fio-free, dbfio's config.h, as the store layer
+$(B)/obj/lib/%.o: engines/%.c $(HEADERS) $(CB)/config.h
+	@mkdir -p $(dir $@)
+	$(QUIET_CC)$(CC) $(BASE_CFLAGS) $(STORE_CFLAGS) $(CFLAGS) -c -o $@ $<
+
 # engines and the fio glue: fio's headers with fio's config-host.h
 $(B)/obj/eng/%.o: engines/%.c $(HEADERS) $(CB)/config.mk
 	@mkdir -p $(dir $@)
 	$(QUIET_CC)$(CC) $(BASE_CFLAGS) $(FIO_CFLAGS) -Iengines $(CFLAGS) -c -o $@ $<
 
-# The store layer is one shared library, libdbfio.so, beside the engines:
-# loaded once per process (its soname is matched before any path), so every
+# The store layer and the models are one shared library, libdbfio.so,
+# beside the engines: loaded once per process (its soname is matched before any path), so every
 # engine of one fio shares one registry of directory locks, ownership claims
 # and Ceph clients. Engines find it through their $$ORIGIN rpath.
 LIBDBFIO := $(B)/libdbfio.so
-$(LIBDBFIO): $(STORE_OBJ)
+$(LIBDBFIO): $(STORE_OBJ) $(MODEL_OBJ)
 	$(QUIET_LINK)$(CC) $(CFLAGS) -shared -Wl,-soname,libdbfio.so -Wl,-z,nodelete \
 		$(if $(filter 1,$(SANITIZE)),-fsanitize=address$(comma)undefined) -o $@ $^ $(STORE_LIBS)
 

@@ -5,6 +5,7 @@
 # completes and logverify finds its log intact; distinct log_prefix=, numjobs=2 and stonewalled jobs
 # run
 . "$(dirname "$0")/lib.sh"
+shopt -s extglob	# the refused name: the log file or its meta, whichever is claimed first
 n=0
 # jobfile NAME GLOBAL_LINES SECTION_A SECTION_B: a job file with [a] and [b] (lines separated by ';')
 jobfile() {
@@ -30,10 +31,10 @@ refused() {
 	mkdir -p "$dir"
 	jobfile "$name" "$@"
 	run_fio "$name" "$TMP/$name.fio" && fail "$name: fio exited 0 with two jobs on one log"
-	line=$(grep "is already the log of job" "$TMP/$name.err")
-	[ "$(grep -c "is already the log of job" "$TMP/$name.err")" = 1 ] || { cat "$TMP/$name.err"; fail "$name: not one refusal line"; }
-	if [[ $line == "redolog: job b: $file in "*" is already the log of job a "* ]]; then win=a lose=b
-	elif [[ $line == "redolog: job a: $file in "*" is already the log of job b "* ]]; then win=b lose=a
+	line=$(grep "is already used by job" "$TMP/$name.err")
+	[ "$(grep -c "is already used by job" "$TMP/$name.err")" = 1 ] || { cat "$TMP/$name.err"; fail "$name: not one refusal line"; }
+	if [[ $line == "redolog: job b: "$file" in "*" is already used by job a "* ]]; then win=a lose=b
+	elif [[ $line == "redolog: job a: "$file" in "*" is already used by job b "* ]]; then win=b lose=a
 	else fail "$name: the line does not name $file and both jobs: $line"; fi
 	# json-text: fio's log (the fatal line) goes into --output too, before the JSON
 	[ "$(py json-text "$TMP/$name.json" "[j['error'] for j in d['jobs'] if j['jobname'] == '$win'][0]")" = 0 ] || fail "$name: job $win failed too"
@@ -55,13 +56,13 @@ both() {
 	done
 	ok "$name: both jobs ran: a $(cat "$TMP/$name.a.lv"); b $(cat "$TMP/$name.b.lv")"
 }
-refused same ib_logfile0 "$TMP/same" "directory=$TMP/same" "" ""
-refused pg 000000010000000000000001 "$TMP/pg" "directory=$TMP/pg;flavor=postgres;wal_segment_size=1m;wal_segments=3" "" ""
+refused same '@(ib_logfile0|redolog-mysql.meta)' "$TMP/same" "directory=$TMP/same" "" ""
+refused pg '@(000000010000000000000001|redolog-postgres.meta)' "$TMP/pg" "directory=$TMP/pg;flavor=postgres;wal_segment_size=1m;wal_segments=3" "" ""
 # mysql and mariadb both name their first file ib_logfile0
-refused mixed ib_logfile0 "$TMP/mixed" "directory=$TMP/mixed" "flavor=mysql" "flavor=mariadb;innodb_log_file_buffering=1"
+refused mixed '@(ib_logfile0|redolog-mysql.meta|redolog-mariadb.meta)' "$TMP/mixed" "directory=$TMP/mixed" "flavor=mysql" "flavor=mariadb;innodb_log_file_buffering=1"
 # one directory spelled two ways (fio refuses a symlink as directory=)
 mkdir -p "$TMP/real/sub"
-refused spelled ib_logfile0 "$TMP/real" "" "directory=$TMP/real" "directory=$TMP/real/sub/.."
+refused spelled '@(ib_logfile0|redolog-mysql.meta)' "$TMP/real" "" "directory=$TMP/real" "directory=$TMP/real/sub/.."
 both prefix "$TMP/prefix" "directory=$TMP/prefix" "log_prefix=a-" "log_prefix=b-"
 both flavors "$TMP/flavors" "directory=$TMP/flavors" "flavor=mysql" "flavor=postgres;wal_segment_size=1m;wal_segments=3"
 # one after the other: the first log is closed before the second opens

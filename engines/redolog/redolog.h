@@ -71,7 +71,6 @@ struct rl_log {
 	unsigned int inflight;	/* requests submitted and not reaped yet */
 	struct rl_stats st;
 	struct owner own;	/* the names this log may create (owner.h) */
-	struct rl_live *live;	/* this log in the process's list (redolog_live.c) */
 	char err[768];		/* last error: "<call>(<file>) failed: ..." */
 	int failed;		/* -errno of the first failed write/flush: log unusable */
 	char failed_why[200];
@@ -88,13 +87,6 @@ enum rl_wal_method { RL_WM_FDATASYNC, RL_WM_FSYNC, RL_WM_OPEN_DATASYNC, RL_WM_OP
  */
 int rl_log_open(struct rl_log *l, struct store *s, const struct rl_cfg *c,
 		const char *engine);
-/*
- * The logs open in this process (redolog_live.c): enter before any file is
- * created; -EBUSY (l->err naming both jobs) when another open log has the
- * same files. Leave at close.
- */
-int rl_live_enter(struct rl_log *l);
-void rl_live_leave(struct rl_log *l);
 
 /* Close; with c.unlink, remove every file the log created. */
 void rl_log_close(struct rl_log *l);

@@ -302,8 +302,6 @@ int rl_log_open(struct rl_log *l, struct store *s, const struct rl_cfg *c,
 			 "store, not a path: it may not contain '/'", c->g.prefix);
 		return -EINVAL;
 	}
-	if ((ret = rl_live_enter(l)))
-		return ret;
 	if ((ret = owner_init(&l->own, s))) {
 		snprintf(l->err, sizeof(l->err), "%s", l->own.err);
 		return ret;
@@ -385,7 +383,6 @@ void rl_log_close(struct rl_log *l)
 		rl_remove(l);
 	l->files_ok = 0;
 	owner_exit(&l->own);
-	rl_live_leave(l);
 	if (l->side_fd >= 0)
 		close(l->side_fd);
 	if (l->trace)
