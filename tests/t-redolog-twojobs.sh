@@ -33,6 +33,8 @@ refused() {
 	run_fio "$name" "$TMP/$name.fio" && fail "$name: fio exited 0 with two jobs on one log"
 	line=$(grep "is already used by job" "$TMP/$name.err")
 	[ "$(grep -c "is already used by job" "$TMP/$name.err")" = 1 ] || { cat "$TMP/$name.err"; fail "$name: not one refusal line"; }
+	# $file unquoted: an extglob pattern (the log file or its meta, whichever was claimed first)
+	# shellcheck disable=SC2027
 	if [[ $line == "redolog: job b: "$file" in "*" is already used by job a "* ]]; then win=a lose=b
 	elif [[ $line == "redolog: job a: "$file" in "*" is already used by job b "* ]]; then win=b lose=a
 	else fail "$name: the line does not name $file and both jobs: $line"; fi
