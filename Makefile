@@ -206,7 +206,7 @@ setup: configure
 	@$(MAKE) --no-print-directory all
 
 check: setup
-	@DBFIO_BUILD=$(abspath $(B)) SANITIZE=$(SANITIZE) tests/run $(T)
+	@DBFIO_BUILD=$(abspath $(B)) SANITIZE=$(SANITIZE) tests/run $(CHECK_FLAGS) $(T)
 
 check-quick: all
 	@DBFIO_BUILD=$(abspath $(B)) tests/run --quick $(T)
