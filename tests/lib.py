@@ -149,13 +149,10 @@ def rusage_csw(*cmd):
 def pingpong(rounds="3", n="2000"):
     """pingpong [ROUNDS [N]]: how long a wake-up takes on this machine now: the
     median over ROUNDS of N one-byte round trips between two processes over
-    pipes, in microseconds (lab/dbtrace.d/wakeup.py, lab/txncalib's too). A
+    pipes, in microseconds (dbfio.host, lab/txncalib's too). A
     busy VM host makes it several times longer, and every timing test's
     wake-ups with it."""
-    d = os.path.join(REPO, "lab", "dbtrace.d")
-    if d not in sys.path:
-        sys.path.insert(0, d)
-    from wakeup import wakeup_us
+    from dbfio.host import wakeup_us
     print("%.0f" % wakeup_us(int(rounds), int(n)))
 
 

@@ -18,10 +18,10 @@ at_exit 'rm -rf "$EDIR"'
 mkdir -p "$TMP/blk" "$CDIR" "$EDIR"
 # what real MariaDB decides in DIR: "direct N" or "buffered N" (its log's line)
 real_choice() {
-	python3 - "$1" "$REPO/lab/dbtrace.d" <<'PY'
+	python3 - "$1" "$REPO/python" <<'PY'
 import os, re, sys, tempfile
 sys.path.insert(0, sys.argv[2])
-import dbservers as d
+from dbfio import servers as d
 wd, ld = tempfile.mkdtemp(dir=sys.argv[1]), tempfile.mkdtemp()
 s = d.MariaDB(wd, ld, [])
 try:

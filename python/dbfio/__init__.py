@@ -4,6 +4,11 @@
                     and the engines wrote ahead of the document
     dbfio.strace    one grammar for `strace -f [-ff] [-y] [-t|-tt|-ttt] [-T]`
                     output: calls (split ones joined), signals, exits
+    dbfio.host      how busy the host is now: a wake-up round trip between
+                    two processes, how its idle vCPUs wait (guest_halt_poll_ns)
+    dbfio.servers   throwaway PostgreSQL 15 and MariaDB 10.11 servers in a
+                    scratch directory: set up, start, SQL, stop (lab/dbtrace,
+                    txncalib, ddlcalib, commitgap)
 
 Scripts import it by module: they put <repo>/python on sys.path (computed
 from their own location) or run with PYTHONPATH set (tests/lib.sh does).

@@ -1,5 +1,5 @@
-"""dbservers - throwaway PostgreSQL 15 and MariaDB 10.11 servers for
-lab/dbtrace: create a data directory, start the server by hand on
+"""dbfio.servers - throwaway PostgreSQL 15 and MariaDB 10.11 servers for
+lab/dbtrace, txncalib, ddlcalib and commitgap: create a data directory, start the server by hand on
 127.0.0.1:<private port>, open SQL sessions, stop it and everything it
 forked. Errors are raised as Fail with a one-line reason."""
 import os
@@ -200,8 +200,7 @@ class Server:
             lines = [ln for ln in open(self.log, errors="replace").read().splitlines() if ln.strip()]
         except OSError:
             lines = []
-        errs = [ln for ln in lines if any(w in ln for w in ("ERROR", "FATAL", "PANIC"))
-                and "Aborting" not in ln]
+        errs = [ln for ln in lines if "Aborting" not in ln and any(w in ln for w in ("ERROR", "FATAL", "PANIC"))]
         return (errs or lines or ["(empty log)"])[-1]
 
     def children(self):

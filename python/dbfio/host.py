@@ -1,5 +1,7 @@
-"""wakeup.py - how busy the host is, as a wake-up costs: lab/txncalib refuses
-to calibrate over its --max-wakeup-us, tests/lib.sh's timing tests skip."""
+"""dbfio.host - how busy the host is, as a wake-up costs: lab/txncalib refuses
+to calibrate over its --max-wakeup-us, tests/lib.sh's timing tests skip
+(tests/lib.py pingpong), lab/experiment and lab/fidelity quote it on their
+pages; and how its idle vCPUs wait (guest_halt_poll_ns)."""
 import os
 import re
 import time
