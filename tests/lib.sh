@@ -284,6 +284,12 @@ need_cluster() {
 	eval "$("$REPO/tools/cluster" env)"
 	[ -n "${CEPH_CONF:-}" ] || fail "tools/cluster env printed no CEPH_CONF"
 }
+# own_cluster_only WHAT: skip a test that tests or reconfigures the project's
+# own cluster (tools/cluster) when the tests target somebody else's
+own_cluster_only() {
+	[ -z "${DBFIO_TEST_CEPH_CONF:-}" ] ||
+		skip "$1: not run against DBFIO_TEST_CEPH_CONF=$DBFIO_TEST_CEPH_CONF (somebody else's cluster)"
+}
 fail_or_skip() { [ "${CI:-}" = true ] && fail "$*"; skip "$*"; }
 
 # Need the cluster's POSIX mounts (ceph-fuse CephFS, ext4 on rbd-fuse).

@@ -4,6 +4,7 @@
 # results leave it at 2 s): the cluster is accepted and the OSD runs with the time asked (osd.0's
 # admin socket), in both orders; another profile is still refused
 . "$(dirname "$0")/lib.sh"
+own_cluster_only "tests tools/cluster's own cluster"
 need_cluster
 CL=$REPO/tools/cluster
 DIR=$(dirname "$CEPH_CONF")

@@ -6,6 +6,7 @@
 # without leftovers (process, mount, loop device, blkio limit); another profile over a running one is
 # refused; the project's own cluster is the default (one BlueStore OSD, size 1, no loop device)
 . "$(dirname "$0")/lib.sh"
+own_cluster_only "tests tools/cluster's own clusters"
 command -v ceph-osd >/dev/null || skip "no ceph-osd (tools/deps)"
 # default: the project's own cluster (what need_cluster brings up), unchanged - one
 # BlueStore OSD on a sparse file, pool size 1, no loop device (its down: t-zz-cluster-lifecycle)

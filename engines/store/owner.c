@@ -351,7 +351,7 @@ static int claim_locked(struct owner *o, const char *line, const char *const *na
 		ret = check(o, names[i]);
 	if (!ret && !o->off && !have_line(o, line))
 		ret = append(o, line, flags);
-	if (!ret)
+	if (!ret && !in_list(o->mine, o->nmine, line))	/* a name claimed again: listed once */
 		ret = push(&o->mine, &o->nmine, &o->mine_cap, line, strlen(line));
 	return ret;
 }

@@ -47,15 +47,18 @@ static int rbds_locker(struct rbds_image *im, char *client, char *cookie, char *
 }
 
 /*
- * Another engine of this fio holds the image: each engine .so carries its
- * own copy of the store layer, so the two would allocate from two copies
- * of the table. Refuse.
+ * This process holds the image already, through another cluster client:
+ * stores on one client share the image and its extent table
+ * (rbds_image_get), but a job with another ceph.conf or client id opens a
+ * second handle, and the two would allocate from two copies of the table.
+ * Refuse.
  */
 static int rbds_lock_self(struct rbds_image *im, char *err, size_t errlen)
 {
-	snprintf(err, errlen, "rbd: image '%s/%s' is in use by another engine of this fio "
-		 "(pid %ld): engines cannot share an image's extent table, give each its "
-		 "own rbdname", im->pool, im->name, (long)getpid());
+	snprintf(err, errlen, "rbd: image '%s/%s' is in use by another job of this fio "
+		 "(pid %ld) through another cluster client (ceph.conf or client id): jobs "
+		 "share an image only on one client; give each its own rbdname",
+		 im->pool, im->name, (long)getpid());
 	return -EBUSY;
 }
 
