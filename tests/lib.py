@@ -1281,6 +1281,32 @@ def sidecar_job(eng, name, *files):
 
 
 @command
+def sidecar_atomic(trace, *paths):
+    """sidecar-atomic STRACE PATH...: strace -f of fio (open, openat, rename*, unlink): each PATH was
+    never opened itself, but written under another name in its directory, created there with
+    O_EXCL, and renamed to PATH; no temporary name is left; PATH parses as JSON."""
+    made, renamed, opened = set(), {}, []
+    for c in dbstrace.calls(trace):
+        s = c.strings()
+        if c.call in ("open", "openat") and s and c.ret is not None and not c.failed:
+            opened.append(s[0])
+            if "O_EXCL" in c.args and "O_CREAT" in c.args:
+                made.add(s[0])
+        elif c.call.startswith("rename") and len(s) == 2 and not c.failed:
+            renamed[s[1]] = s[0]
+    for p in paths:
+        assert p not in opened, f"{p} was opened itself: a reader could see half of it"
+        tmp = renamed.get(p)
+        assert tmp, f"no rename(..., {p}) = 0 in {trace}"
+        assert os.path.dirname(tmp) == os.path.dirname(p), f"{tmp} is not in the directory of {p}"
+        assert tmp in made, f"{tmp} was not created with O_CREAT|O_EXCL before its rename"
+        assert not os.path.exists(tmp), f"{tmp} is still there"
+        with open(p) as f:
+            json.load(f)
+        print(f"{p}: written as {os.path.basename(tmp)}, renamed, parses")
+
+
+@command
 def rbdsnap_snap_names(path, prefix):
     """rbdsnap-snap-names SNAP_JSON PREFIX: the schedule, events and timeline carry the prefix."""
     d = json.load(open(path, "rb"))

@@ -64,7 +64,7 @@ for mode in flush direct; do
 	case $mode in
 	flush) want='rbd_flush(.*initial flush.*Input/output error'
 		grep -q "rbd_snap_list(.*failed: Input/output error" "$TMP/$mode.err" || fail "no rbd_snap_list line on stderr"
-		grep -q "snap_json=$TMP/nodir/snap.json: No such file or directory" "$TMP/$mode.err" ||
+		grep -q "snap_json=$TMP/nodir/snap.json: open(.*) failed: No such file or directory" "$TMP/$mode.err" ||
 			fail "no snap_json line on stderr" ;;
 	direct) want='rados_conf_set(rbd_cache=false) failed: Invalid argument' ;;
 	esac
@@ -80,5 +80,5 @@ cat "$TMP/lj.err"
 n=$(json "$TMP/lj.json" "d['jobs'][0]['write']['total_ios']") ||
 	fail "lat_json: fio's --output is no longer JSON: $(head -c 300 "$TMP/lj.json")"
 [ "$n" = 256 ] || fail "lat_json: $n writes in fio's JSON, want 256"
-grep -q "lat_json=$TMP/nodir/lat.json: No such file or directory" "$TMP/lj.err" || fail "no lat_json line on stderr"
+grep -q "lat_json=$TMP/nodir/lat.json: open(.*) failed: No such file or directory" "$TMP/lj.err" || fail "no lat_json line on stderr"
 ok "storeio: the lat_json warning is on stderr; fio's JSON parses ($n writes, rc $rc)"

@@ -303,14 +303,47 @@ void fio_store_sidecar_path(struct thread_data *td, const char *base,
 		snprintf(buf, len, "%s", base);
 }
 
+int fio_store_sidecar(struct thread_data *td, const char *engine, const char *opt,
+		      const char *base, int pretty, json_body_fn body, void *arg)
+{
+	char path[4096], what[4200];
+	int r;
+
+	fio_store_sidecar_path(td, base, path, sizeof(path));
+	r = json_sidecar(path, pretty, body, arg, what, sizeof(what));
+	if (r)
+		/* stderr, not log_err: with --output=FILE fio writes its log into the JSON */
+		fprintf(stderr, "%s: %s=%s: %s failed: %s\n", engine, opt, path, what,
+			strerror(-r));
+	return r;
+}
+
+struct lat_sidecar {
+	struct thread_data *td;
+	const char *engine;
+	const struct store *s;
+	struct latstat_row *rows;
+};
+
+static void lat_json_body(struct json_out *j, void *arg)
+{
+	struct lat_sidecar *a = arg;
+
+	json_obj_begin(j);
+	json_kstr(j, "engine", a->engine);
+	json_kstr(j, "job", a->td->o.name);
+	json_kstr(j, "store", store_backend_name(a->s->cfg.backend));
+	json_key(j, "calls");
+	latstat_json(j, a->rows, SOP_NR);
+	json_obj_end(j);
+}
+
 void fio_store_report(struct thread_data *td, const char *engine,
 		      const struct store_opts *o, const struct store *s)
 {
 	struct latstat_row rows[SOP_NR];
-	char title[256], path[4096];
-	struct json_out j;
-	FILE *f;
-	int r;
+	struct lat_sidecar a = { .td = td, .engine = engine, .s = s, .rows = rows };
+	char title[256];
 
 	if (!s || !s->cfg.timing)
 		return;
@@ -320,28 +353,8 @@ void fio_store_report(struct thread_data *td, const char *engine,
 			 engine, td->o.name, store_backend_name(s->cfg.backend));
 		latstat_print_table(stderr, title, rows, SOP_NR);
 	}
-	if (!o->lat_json || !*o->lat_json)
-		return;
-	fio_store_sidecar_path(td, o->lat_json, path, sizeof(path));
-	f = fopen(path, "w");
-	if (!f) {
-		/* stderr, not log_err: with --output=FILE fio writes its log into the JSON */
-		fprintf(stderr, "%s: lat_json=%s: %s\n", engine, path, strerror(errno));
-		return;
-	}
-	json_init(&j, f, 2);
-	json_obj_begin(&j);
-	json_kstr(&j, "engine", engine);
-	json_kstr(&j, "job", td->o.name);
-	json_kstr(&j, "store", store_backend_name(s->cfg.backend));
-	json_key(&j, "calls");
-	latstat_json(&j, rows, SOP_NR);
-	json_obj_end(&j);
-	r = json_finish(&j);
-	if (fclose(f) && !r)
-		r = -errno;
-	if (r)
-		fprintf(stderr, "%s: lat_json=%s: %s\n", engine, path, strerror(-r));
+	if (o->lat_json && *o->lat_json)
+		fio_store_sidecar(td, engine, "lat_json", o->lat_json, 2, lat_json_body, &a);
 }
 
 void fio_store_sync_sample(struct thread_data *td, uint64_t ns)

@@ -10,6 +10,7 @@
 #ifndef DBFIO_FIO_STORE_H
 #define DBFIO_FIO_STORE_H
 
+#include "store/json_out.h"
 #include "store/store.h"
 
 struct store_opts {
@@ -156,7 +157,7 @@ int fio_store_require(struct thread_data *td, const char *engine,
 
 /*
  * Print the store's per-call table to stderr (lat_table) and write the
- * JSON sidecar (lat_json).
+ * JSON sidecar (lat_json, through fio_store_sidecar).
  */
 void fio_store_report(struct thread_data *td, const char *engine,
 		      const struct store_opts *o, const struct store *s);
@@ -167,6 +168,18 @@ void fio_store_report(struct thread_data *td, const char *engine,
  */
 void fio_store_sidecar_path(struct thread_data *td, const char *base,
 			    char *buf, size_t len);
+
+/*
+ * Every end-of-job JSON sidecar of every engine (lat_json, table_json,
+ * snap_json, summary_json): written whole or not at all (json_sidecar: a
+ * temporary file beside it, then rename) at fio_store_sidecar_path(base).
+ * A failure is one stderr line (not log_err: with --output=FILE fio writes
+ * its log into the JSON) naming the engine, the option, the path and the
+ * cause: "<engine>: <opt>=<path>: <call>(<file>) failed: <cause>".
+ * 0, or -errno.
+ */
+int fio_store_sidecar(struct thread_data *td, const char *engine, const char *opt,
+		      const char *base, int pretty, json_body_fn body, void *arg);
 
 /*
  * One real flush of the engine's own (a commit group's fdatasync, a

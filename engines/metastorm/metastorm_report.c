@@ -139,21 +139,21 @@ static void json_phase(struct json_out *j, const char *name, uint64_t ops,
 	json_obj_end(j);
 }
 
-static void write_json(struct thread_data *td, struct ms_data *md, const char *base,
-		       const struct latstat *total)
+struct table_sidecar {
+	struct thread_data *td;
+	struct ms_data *md;
+	const struct latstat *total;
+};
+
+static void table_json_body(struct json_out *j, void *arg)
 {
 	uint64_t ddl_count[MC_NR] = { 0 }, all_count[MC_NR] = { 0 }, nops = 0;
-	struct json_out j;
-	char path[4096];
-	FILE *f;
-	int p, c, r;
+	struct table_sidecar *a = arg;
+	struct thread_data *td = a->td;
+	struct ms_data *md = a->md;
+	const struct latstat *total = a->total;
+	int p, c;
 
-	fio_store_sidecar_path(td, base, path, sizeof(path));
-	f = fopen(path, "w");
-	if (!f) {
-		fprintf(stderr, "metastorm: table_json=%s: %s\n", path, strerror(errno));
-		return;
-	}
 	for (p = 0; p < MS_NR_PHASE; p++)
 		for (c = 0; c < MC_NR; c++) {
 			all_count[c] += phase_count(md, p, c);
@@ -162,48 +162,43 @@ static void write_json(struct thread_data *td, struct ms_data *md, const char *b
 		}
 	for (p = 0; p < MS_NR_DDL; p++)
 		nops += md->ops[p];
-	json_init(&j, f, 3);	/* a line per phase member; a call's row on one */
-	json_obj_begin(&j);
-	json_kstr(&j, "engine", "metastorm");
-	json_kstr(&j, "job", td->o.name);
-	json_kstr(&j, "flavor", flavor_names[md->flavor]);
-	json_kstr(&j, "store", store_backend_name(md->store->cfg.backend));
-	json_kbool(&j, "timed", total != NULL);
-	json_kobj(&j, "phases");
+	json_obj_begin(j);
+	json_kstr(j, "engine", "metastorm");
+	json_kstr(j, "job", td->o.name);
+	json_kstr(j, "flavor", flavor_names[md->flavor]);
+	json_kstr(j, "store", store_backend_name(md->store->cfg.backend));
+	json_kbool(j, "timed", total != NULL);
+	json_kobj(j, "phases");
 	for (p = 0; p < MS_NR_PHASE; p++) {
 		uint64_t count[MC_NR];
 
 		for (c = 0; c < MC_NR; c++)
 			count[c] = phase_count(md, p, c);
-		json_phase(&j, ms_phase_names[p], md->ops[p], count,
+		json_phase(j, ms_phase_names[p], md->ops[p], count,
 			   store_phase_lat(md->store, p), p < MS_NR_DDL ? &md->oplat[p] : NULL);
 	}
-	json_obj_end(&j);
-	json_kobj(&j, "nonstorage");
-	json_kuint(&j, "rtt_ns", md->rtt_ns);
-	json_kobj(&j, "cpu_ns");
+	json_obj_end(j);
+	json_kobj(j, "nonstorage");
+	json_kuint(j, "rtt_ns", md->rtt_ns);
+	json_kobj(j, "cpu_ns");
 	for (p = 0; p < MS_NR_DDL; p++)
-		json_kuint(&j, ms_phase_names[p], md->cpu_ns[p]);
-	json_obj_end(&j);
-	json_kuint(&j, "rtt_slept_ns", md->dt.rtt_ns);
-	json_kuint(&j, "cpu_burned_ns", md->dt.cpu_ns);
-	json_obj_end(&j);
-	json_phase(&j, "ddl", nops, ddl_count, total, NULL);
-	json_kobj(&j, "all");
-	json_counts(&j, "counts", all_count);
-	json_obj_end(&j);
-	json_obj_end(&j);
-	r = json_finish(&j);
-	if (fclose(f) && !r)
-		r = -errno;
-	if (r)
-		fprintf(stderr, "metastorm: table_json=%s: %s\n", path, strerror(-r));
+		json_kuint(j, ms_phase_names[p], md->cpu_ns[p]);
+	json_obj_end(j);
+	json_kuint(j, "rtt_slept_ns", md->dt.rtt_ns);
+	json_kuint(j, "cpu_burned_ns", md->dt.cpu_ns);
+	json_obj_end(j);
+	json_phase(j, "ddl", nops, ddl_count, total, NULL);
+	json_kobj(j, "all");
+	json_counts(j, "counts", all_count);
+	json_obj_end(j);
+	json_obj_end(j);
 }
 
 void ms_report(struct thread_data *td, struct ms_data *md, int table,
 	       const char *json_path)
 {
 	struct latstat *total = NULL;
+	struct table_sidecar a = { .td = td, .md = md };
 	int p, c;
 
 	if (store_phase_lat(md->store, 0)) {
@@ -219,7 +214,9 @@ void ms_report(struct thread_data *td, struct ms_data *md, int table,
 	}
 	if (table && total)
 		print_tables(td, md, total);
+	a.total = total;
+	/* a line per phase member; a call's row on one */
 	if (json_path && *json_path)
-		write_json(td, md, json_path, total);
+		fio_store_sidecar(td, "metastorm", "table_json", json_path, 3, table_json_body, &a);
 	free(total);
 }

@@ -222,8 +222,8 @@ static int pg_start_checkpointer(struct thread_data *td, struct pgpage_data *pd,
 	if (o->checkpoint_log && *o->checkpoint_log) {
 		conf.log = fopen(o->checkpoint_log, "a");
 		if (!conf.log) {
-			log_err("pgpage: checkpoint_log=%s: %s\n", o->checkpoint_log,
-				strerror(errno));
+			log_err("pgpage: checkpoint_log=%s: fopen(%s) failed: %s\n",
+				o->checkpoint_log, o->checkpoint_log, strerror(errno));
 			return 1;
 		}
 	}

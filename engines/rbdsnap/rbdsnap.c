@@ -510,9 +510,7 @@ static void rbdsnap_finish(struct thread_data *td, struct rbdsnap_data *sd)
 		.image_size = sd->image_size, .cfg = &sd->sched.cfg,
 		.stale_found = sd->stale_found, .stale_removed = sd->stale_removed,
 	};
-	char path[4096];
 	size_t i;
-	int r;
 
 	rbdsnap_drain(td, sd);
 	rs_report_end(&sd->rep, rbdsnap_end_ns(sd));
@@ -549,11 +547,10 @@ static void rbdsnap_finish(struct thread_data *td, struct rbdsnap_data *sd)
 		td_verror(td, -m.create_err, "rbd_snap_create");
 	rs_report_print(stderr, &sd->rep, &m);
 	if (o->snap_json) {
+		struct rs_json_arg a = { .r = &sd->rep, .m = &m };
+
 		/* as every dbfio sidecar: the name as given, .N for each job of numjobs>1 */
-		fio_store_sidecar_path(td, o->snap_json, path, sizeof(path));
-		r = rs_report_json(path, &sd->rep, &m);
-		if (r)
-			fprintf(stderr, "rbdsnap: snap_json=%s: %s\n", path, strerror(-r));
+		fio_store_sidecar(td, "rbdsnap", "snap_json", o->snap_json, 2, rs_report_json, &a);
 	}
 	rs_report_free(&sd->rep);
 	rs_sched_free(&sd->sched);

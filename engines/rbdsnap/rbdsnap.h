@@ -262,7 +262,13 @@ void rs_report_osd_op(struct rs_report *r, const struct rs_osd_op *op);
 void rs_report_event(struct rs_report *r, const struct rs_event *e);
 void rs_report_end(struct rs_report *r, uint64_t end_ns);
 void rs_report_print(FILE *out, const struct rs_report *r, const struct rs_meta *m);
-int rs_report_json(const char *path, const struct rs_report *r, const struct rs_meta *m);
+/* snap_json's body, for json_sidecar() (through fio_store_sidecar()) */
+struct json_out;
+struct rs_json_arg {
+	const struct rs_report *r;
+	const struct rs_meta *m;
+};
+void rs_report_json(struct json_out *j, void *arg);
 void rs_report_free(struct rs_report *r);
 
 #endif

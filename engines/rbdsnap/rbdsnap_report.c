@@ -594,31 +594,17 @@ static void rs_json_totals(struct json_out *j, const struct rs_report *r, const 
 	json_kuint(j, "events_dropped", m->dropped);
 }
 
-int rs_report_json(const char *path, const struct rs_report *r, const struct rs_meta *m)
+void rs_report_json(struct json_out *j, void *arg)
 {
-	struct json_out j;
-	char tmp[4096];
-	FILE *f;
-	int ret;
+	const struct rs_json_arg *a = arg;
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	f = fopen(tmp, "w");
-	if (!f)
-		return -errno;
-	json_init(&j, f, 2);
-	json_obj_begin(&j);
-	rs_json_meta(&j, r, m);
-	rs_json_totals(&j, r, m);
-	rs_json_phases(&j, r);
-	rs_json_events(&j, r);
-	rs_json_timeline(&j, r);
-	json_obj_end(&j);
-	ret = json_finish(&j);
-	if (fclose(f) && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp, path))
-		ret = -errno;
-	return ret;
+	json_obj_begin(j);
+	rs_json_meta(j, a->r, a->m);
+	rs_json_totals(j, a->r, a->m);
+	rs_json_phases(j, a->r);
+	rs_json_events(j, a->r);
+	rs_json_timeline(j, a->r);
+	json_obj_end(j);
 }
 
 void rs_report_free(struct rs_report *r)

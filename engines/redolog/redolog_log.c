@@ -26,6 +26,14 @@ int rl_fail(struct rl_log *l, int ret, const char *call, const char *name)
 	return ret;
 }
 
+static int rl_side_fail(struct rl_log *l, int ret, const char *opt, const char *call,
+			const char *name)
+{
+	snprintf(l->err, sizeof(l->err), "%s=%s: %s(%s) failed: %s", opt, name, call, name,
+		 strerror(-ret));
+	return ret;
+}
+
 static void rl_side_write(struct rl_log *l)
 {
 	struct rl_side sd = {
@@ -329,13 +337,13 @@ int rl_log_open(struct rl_log *l, struct store *s, const struct rl_cfg *c,
 		return rl_fail(l, -ENOMEM, "calloc", "log state");
 	if (c->lsn_file) {
 		l->side_fd = open(c->lsn_file, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (l->side_fd < 0)
-			return rl_fail(l, -errno, "open", c->lsn_file);
+		if (l->side_fd < 0)	/* the sidecars' line: option=path: call(file) failed: cause */
+			return rl_side_fail(l, -errno, "lsn_file", "open", c->lsn_file);
 	}
 	if (c->trace) {
 		l->trace = fopen(c->trace, "w");
 		if (!l->trace)
-			return rl_fail(l, -errno, "fopen", c->trace);
+			return rl_side_fail(l, -errno, "write_trace", "fopen", c->trace);
 	}
 	rl_side_write(l);
 	l->last_flush_ns = latstat_now_ns();

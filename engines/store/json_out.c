@@ -4,8 +4,11 @@
  * that every C string gives valid JSON in valid UTF-8.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "json_out.h"
 
@@ -262,4 +265,69 @@ int json_finish(struct json_out *j)
 	if (j->misuse)
 		return -EINVAL;
 	return ferror(j->f) ? -EIO : 0;
+}
+
+static int sidecar_fail(int err, const char *call, const char *name, char *what, size_t len)
+{
+	snprintf(what, len, "%s(%s)", call, name);
+	return -err;
+}
+
+int json_sidecar(const char *path, int pretty, json_body_fn body, void *arg,
+		 char *what, size_t whatlen)
+{
+	static unsigned int seq;	/* two jobs of one process never share a name */
+	struct json_out j;
+	char tmp[4096];
+	int fd, r, err;
+	FILE *f;
+
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%d.%u", path, (int)getpid(),
+			     __atomic_fetch_add(&seq, 1, __ATOMIC_RELAXED)) >= sizeof(tmp))
+		return sidecar_fail(ENAMETOOLONG, "open", path, what, whatlen);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	if (fd < 0)
+		return sidecar_fail(errno, "open", tmp, what, whatlen);
+	f = fdopen(fd, "w");
+	if (!f) {
+		err = errno;
+		close(fd);
+		unlink(tmp);
+		return sidecar_fail(err, "fdopen", tmp, what, whatlen);
+	}
+	json_init(&j, f, pretty);
+	errno = 0;
+	body(&j, arg);
+	r = json_finish(&j);
+	if (r == -EINVAL) {
+		fclose(f);
+		unlink(tmp);
+		return sidecar_fail(EINVAL, "json", "unbalanced", what, whatlen);
+	}
+	/* stdio keeps the errno of the write that failed (ENOSPC, EDQUOT, EIO) */
+	err = errno;
+	if (!r && fflush(f))
+		r = -1, err = errno;
+	if (r || ferror(f)) {
+		fclose(f);
+		unlink(tmp);
+		return sidecar_fail(err ? err : EIO, "write", tmp, what, whatlen);
+	}
+	if (fsync(fd)) {
+		err = errno;
+		fclose(f);
+		unlink(tmp);
+		return sidecar_fail(err, "fsync", tmp, what, whatlen);
+	}
+	if (fclose(f)) {
+		err = errno;
+		unlink(tmp);
+		return sidecar_fail(err, "close", tmp, what, whatlen);
+	}
+	if (rename(tmp, path)) {
+		err = errno;
+		unlink(tmp);
+		return sidecar_fail(err, "rename", tmp, what, whatlen);
+	}
+	return 0;
 }

@@ -24,6 +24,11 @@
  * bytes and os.fsencode() restores them - a job name or path that is not
  * UTF-8 survives. Doubles that are NaN or infinite are written as null.
  *
+ * A sidecar is written whole or not at all (json_sidecar): into a temporary
+ * file in the same directory, flushed, then renamed over its name, so that a
+ * reader (a tool polling for it, a user's script) sees the old file or the
+ * new one, never half of one.
+ *
  * Layout: the members of containers at depth <= pretty (the top level is
  * depth 1) start a line of their own, indented two spaces per level; deeper
  * ones follow each other on one line, as "key": value, "key": value.
@@ -74,5 +79,16 @@ void json_kreal(struct json_out *j, const char *key, double v, int decimals);
 void json_kbool(struct json_out *j, const char *key, bool v);
 void json_kobj(struct json_out *j, const char *key);	/* "key": { */
 void json_karr(struct json_out *j, const char *key);	/* "key": [ */
+
+/*
+ * Write the sidecar path: body(j, arg) writes the one top-level value into
+ * "<path>.tmp.<pid>.<n>" (created with O_EXCL, mode 0666 less the umask),
+ * which is flushed, fsync()ed and renamed to path. 0, or -errno with what
+ * failed in what ("open(<tmp>)", "write(<tmp>)", "rename(<tmp>)": the call
+ * and its argument); the temporary file is removed then, path untouched.
+ */
+typedef void (*json_body_fn)(struct json_out *j, void *arg);
+int json_sidecar(const char *path, int pretty, json_body_fn body, void *arg,
+		 char *what, size_t whatlen);
 
 #endif

@@ -279,7 +279,9 @@ static int db_open(struct txn_db *db, char *err, size_t errlen)
 	if (!ret && db->c.log.log_bin)
 		ret = txn_log_open_binlog(&db->log);
 	if (ret) {
-		snprintf(err, errlen, "log: %s", db->log.err);
+		/* a sidecar's line (option=path: ...) as it is; the log's own prefixed */
+		snprintf(err, errlen, "%s%s", strncmp(db->log.err, "txn_group_trace=", 16) ?
+			 "log: " : "", db->log.err);
 		return ret;
 	}
 	if (db->c.prefill && (ret = load(db, err, errlen)))

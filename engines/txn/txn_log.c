@@ -368,9 +368,10 @@ int txn_log_open(struct txn_log *l, struct store *s, const struct txn_log_cfg *c
 	if (c->group_trace) {
 		l->trace = fopen(c->group_trace, "w");
 		if (!l->trace) {
-			snprintf(l->err, sizeof(l->err), "fopen(%s) failed: %s", c->group_trace,
-				 strerror(errno));
-			return -errno;
+			ret = -errno;
+			snprintf(l->err, sizeof(l->err), "txn_group_trace=%s: fopen(%s) failed: %s",
+				 c->group_trace, c->group_trace, strerror(-ret));
+			return ret;
 		}
 	}
 	l->rl_open = 1;
