@@ -98,17 +98,12 @@ class Classifier:
         return self.isdir[path]
 
 # ---------------------------------------------------------------- parsing
+# A call's descriptors (-y's fd<path>), strings and arguments are read with
+# dbfio.strace's grammar (Call.fd, Call.strings, Call.argv); what is left here
+# is what io_submit's iocbs say, inside one argument.
 
-FDARG = re.compile(r"^\s*(-?\d+|AT_FDCWD)(?:<(?P<path>[^>]*)>)?")
-STRARG = re.compile(r'"((?:[^"\\]|\\.)*)"')
 AIOFD = re.compile(r"aio_fildes=\d+<(?P<path>[^>]*)>")
-OFLAGS = re.compile(r'", (O_[A-Z_|]+)')
 AIOWRITE = re.compile(r"aio_lio_opcode=IOCB_CMD_PWRITEV?, .*?aio_nbytes=(\d+)")
-
-
-def _fd_path(args):
-    m = FDARG.match(args)
-    return m.group("path") if m else None
 
 
 def _join(base, p):
@@ -117,48 +112,51 @@ def _join(base, p):
     return os.path.join(base, p)
 
 
-def _strings(args):
-    return STRARG.findall(args)
+def _ret(c):
+    """The call's result, -1 for strace's '?'."""
+    return -1 if c.ret is None else c.ret
 
 
 OPEN_FLAGS = ("O_CREAT", "O_EXCL", "O_TRUNC", "O_DIRECT", "O_DSYNC", "O_SYNC", "O_APPEND")
 
 
-def decode(call, args, ret, rpath, cwd):
-    """One traced call -> (name, path, is_dir, size, flags). name is the
-    call, except lseek(SEEK_END) -> lseek_end (a size probe) and open/openat
-    with O_CREAT -> <call>_creat. size is the byte count of reads and
-    writes; flags the notable open flags (O_DSYNC files sync on write)."""
+def decode(c, cwd):
+    """One traced call (a dbfio.strace.Call) -> (name, path, is_dir, size,
+    flags). name is the call, except lseek(SEEK_END) -> lseek_end (a size
+    probe) and open/openat with O_CREAT -> <call>_creat. size is the byte
+    count of reads and writes; flags the notable open flags (O_DSYNC files
+    sync on write)."""
+    call, args, ret = c.call, c.args, _ret(c)
     size = None
     flags = ()
     is_dir = False
     name = call
     if call in FD_CALLS:
-        path = _fd_path(args)
+        path = c.path
         if call == "lseek" and "SEEK_END" in args:
             name = "lseek_end"
         if (call in WRITES or call in READS) and ret >= 0:
             size = ret
     elif call in ("openat", "open"):
-        s = _strings(args)
-        base = _fd_path(args) if call == "openat" else cwd
-        path = rpath if (ret >= 0 and rpath) else _join(base, s[0] if s else "")
+        s = c.strings()
+        base = c.path if call == "openat" else cwd
+        path = c.rpath if (ret >= 0 and c.rpath) else _join(base, s[0] if s else "")
         if "O_CREAT" in args:
             name = call + "_creat"
         is_dir = "O_DIRECTORY" in args
-        m = OFLAGS.search(args)
-        if ret >= 0 and m:
-            flags = [f for f in OPEN_FLAGS if f in m.group(1).split("|")]
+        i = 2 if call == "openat" else 1       # the flags follow the file's name
+        if ret >= 0 and len(c.argv) > i and c.argv[i].startswith("O_"):
+            flags = [f for f in OPEN_FLAGS if f in c.argv[i].split("|")]
     elif call in ("newfstatat", "statx"):
-        s = _strings(args)
-        base = _fd_path(args)
+        s = c.strings()
+        base = c.path
         path = base if (s and s[0] == "") else _join(base, s[0] if s else "")
     elif call in ("unlinkat", "mkdirat", "renameat", "renameat2"):
-        s = _strings(args)
-        path = _join(_fd_path(args), s[0] if s else "")
+        s = c.strings()
+        path = _join(c.path, s[0] if s else "")
         is_dir = call == "mkdirat" or "AT_REMOVEDIR" in args
     elif call in PATH_CALLS:
-        s = _strings(args)
+        s = c.strings()
         path = _join(cwd, s[0] if s else "")
         is_dir = call in ("mkdir", "rmdir")
     elif call == "io_submit":
@@ -174,11 +172,11 @@ def decode(call, args, ret, rpath, cwd):
 
 
 def parse(fname):
-    """Yield (ts, call, args, ret, rpath, dur) from one strace -ff -ttt file:
-    its finished calls (ret -1 for strace's '?'), split ones joined."""
+    """The finished calls (dbfio.strace.Call) of one strace -ff -ttt file,
+    split ones joined."""
     for c in strace.calls(fname):
         if c.finished and c.ts is not None:
-            yield (c.ts, c.call, c.args, -1 if c.ret is None else c.ret, c.rpath, c.dur or 0.0)
+            yield c
 
 # ---------------------------------------------------------------- mix
 
@@ -252,15 +250,15 @@ def mix(files, phases, classifier, fg_tids=(), socket_close_is_fg=False):
     for fname in files:
         tid = int(fname.rsplit(".", 1)[1])
         events, fg = [], tid in fg_tids
-        for ts, call, args, ret, rpath, dur in parse(fname):
+        for c in parse(fname):
             stats["lines"] += 1
-            if socket_close_is_fg and call == "close" and "<socket:" in args:
+            if socket_close_is_fg and c.call == "close" and "<socket:" in c.args:
                 fg = True
-            ph = next((p for p in phases if p.t0 <= ts < p.t1), None)
+            ph = next((p for p in phases if p.t0 <= c.ts < p.t1), None)
             if ph is None:
                 continue
-            name, path, is_dir, size, flags = decode(call, args, ret, rpath, classifier.datadir)
-            events.append((ph, classifier.role(path, is_dir), name, size, dur, int(ret < 0), flags))
+            name, path, is_dir, size, flags = decode(c, classifier.datadir)
+            events.append((ph, classifier.role(path, is_dir), name, size, c.dur or 0.0, int(_ret(c) < 0), flags))
         stats["files"] += 1
         for ph, role, name, size, dur, failed, flags in events:
             ph.add(role, name, size, dur, int(fg), failed, flags)

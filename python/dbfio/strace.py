@@ -15,8 +15,9 @@ own line with the pid in front; parse() joins them into one Call, placed
 where its first half was (the order in which the calls began). A call whose
 second half never came (its thread died in it) is kept with finished=False.
 A second half without a first (strace attached mid-call) is dropped. -y shows
-a descriptor's file after it: 3</var/lib/db/ib_logfile0>; the descriptor a
-call returns too (openat(...) = 3</path>: Call.rpath).
+a descriptor's file after it: 3</var/lib/db/ib_logfile0>, and
+3</path>(deleted) once the file is unlinked; the descriptor a call returns
+too (openat(...) = 3</path>: Call.rpath).
 """
 import glob
 import os
@@ -33,7 +34,7 @@ _EXIT = re.compile(r"^\+\+\+ (?:exited with (\d+)|killed by (SIG\w+)(.*?)) \+\+\
 _CALL = re.compile(r"^(\w+)\((.*)\)\s+= (0x[0-9a-fA-F]+|-?\d+|\?)(?:<(.*?)>)?(.*?)(?: <(\d+\.\d+)>)?$")
 _ERRNO = re.compile(r"^\s*(E[A-Z0-9]+) \((.*?)\)")
 _NOTE = re.compile(r"^\s*\((.*)\)\s*$")
-_FD = re.compile(r"^\s*(-?\d+|AT_FDCWD)(?:<(.*)>)?\s*$")
+_FD = re.compile(r"^\s*(-?\d+|AT_FDCWD)(?:<(.*)>(?:\(deleted\))?)?\s*$")
 _STR = re.compile(r'"((?:[^"\\]|\\.)*)"')
 
 

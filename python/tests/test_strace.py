@@ -39,6 +39,12 @@ def test_y_paths_and_timestamps():
     assert f.path == "/d/a, b" and f.argv == ["7</d/a, b>"] and f.ts == 12 * 3600 + 2
 
 
+def test_y_deleted():
+    # -y of a descriptor whose file was unlinked: the path, then "(deleted)"
+    (c,) = events("7 1.5 close(8</d/.dbfio-lock>(deleted)) = 0 <0.000348>\n")
+    assert c.fd(0) == (8, "/d/.dbfio-lock") and c.path == "/d/.dbfio-lock" and c.ret == 0
+
+
 def test_errors():
     (c,) = events('99 openat(AT_FDCWD, "/nope", O_RDONLY) = -1 ENOENT (No such file or directory) <0.000010>\n')
     assert (c.ret, c.errno, c.errmsg, c.failed, c.dur) == (-1, "ENOENT", "No such file or directory", True, 1e-05)
