@@ -362,6 +362,45 @@ def strace_syncs(path, file_re):
 
 
 @command
+def recycle_order(path, d):
+    """recycle-order STRACE DIR: strace -f -y of redolog flavor=postgres (rename*, fsync,
+    pwrite*): no WAL segment renamed into DIR is written before DIR itself is fsynced
+    (PostgreSQL's durable_rename); at least two renames."""
+    pending, renames = set(), 0
+    for c in dbstrace.calls(path):
+        s = c.strings()
+        if c.call in ("rename", "renameat", "renameat2") and c.ret == 0 and len(s) == 2:
+            pending.add(os.path.basename(s[1]))
+            renames += 1
+        elif c.call == "fsync" and c.ret == 0 and c.path == d:
+            pending.clear()
+        elif c.call in ("pwrite64", "pwritev") and c.path and os.path.dirname(c.path) == d:
+            assert os.path.basename(c.path) not in pending, \
+                f"written before the directory fsync after its rename: {c.text}"
+    assert renames >= 2, f"only {renames} renames: no recycling to check"
+    print(f"{renames} recycled segments, each rename fsynced (the directory) before the segment was written")
+
+
+@command
+def redo_writes(path, blk):
+    """redo-writes STRACE BLK: strace -f of txn flavor=mariadb (openat, pwrite64): how it
+    opened ib_logfile0 (O_CREAT) and its writes after the file header, as
+    "direct|buffered aligned|unaligned N-writes FLAGS" (aligned: sizes and offsets in BLK)."""
+    fd, flags, sizes = None, "", []
+    for c in dbstrace.calls(path):
+        ok = c.ret is not None and c.ret >= 0
+        if c.call == "openat" and c.strings()[:1] == ["ib_logfile0"] and ok and "O_CREAT" in c.argv[2]:
+            fd, flags = c.ret, c.argv[2]
+        elif c.call == "pwrite64" and fd is not None and c.fd(0)[0] == fd and ok:
+            sizes.append(tuple(c.ints(2, 3)))
+    blk = int(blk)
+    tail = sizes[1:]                                    # after the file header
+    aligned = all(n % blk == 0 and off % blk == 0 for n, off in tail)
+    print("%s %s %d-writes %s" % ("direct" if "O_DIRECT" in flags else "buffered",
+                                  "aligned" if aligned else "unaligned", len(tail), flags))
+
+
+@command
 def metastorm_counts(trace, table_json, flavor):
     """metastorm-counts STRACE TABLE_JSON FLAVOR: the engine's per-call counts, in all and
     per phase (the DBFIO_STORE_PHASE_MARK markers), = strace's on dbfio_ms_ files."""
@@ -482,7 +521,7 @@ def pgpage_pages(st, js, job, bs, d):
     """pgpage-pages STRACE_PREFIX FIO_JSON JOB BS DIR/: the job thread's page-sized
     preads/pwrites of relation files = fio's counts; the checkpoint fsyncs = the files written."""
     bs = int(bs)
-    fj = {j["jobname"]: j for j in json.load(open(js))["jobs"]}[job]
+    fj = fiojson.jobs(fiojson.load(js))[job]
     rel = re.compile(re.escape(d) + r"([1-9]\d{0,9}(?:\.\d+)?)$")  # relfilenode[.seg]
     ev, children = [], {}
     for c in strace_ff(st):
@@ -516,7 +555,7 @@ def pgpage_pages(st, js, job, bs, d):
 def pgpage_wal_flushes(st, js, d):
     """pgpage-wal-flushes STRACE_PREFIX FIO_JSON DIR/: pgwal's runs of fdatasync on WAL
     segments (strace) = its sync samples in fio's JSON."""
-    jobs = {j["jobname"]: j for j in json.load(open(js))["jobs"]}
+    jobs = fiojson.jobs(fiojson.load(js))
     assert set(jobs) == {"pgdata", "pgwal"}, jobs.keys()
     assert all(j["error"] == 0 for j in jobs.values())
     wal = re.compile(re.escape(d) + r"[0-9A-F]{24}$")
@@ -809,7 +848,7 @@ def rbdsnap_doctor(src, out, phase, *edits):
 def client_jobs(path, writes, reads):
     """client-jobs FIO_JSON WRITES READS: fio --client ran one -cs job per server (2), no
     error, exactly WRITES writes and READS reads each."""
-    d = json.load(open(path))
+    d = fiojson.load(path)
     want = (int(writes), int(reads))
     jobs = [j for j in d.get("client_stats", []) if j.get("jobname", "").endswith("-cs")]
     got = sorted((j["hostname"] if "hostname" in j else "", j["error"], j["write"]["total_ios"],
@@ -1368,6 +1407,33 @@ def seed003_demo_figures(tmp):
     fnd = seed003.s003_findings(runs, "x")
     assert "**5 % of the baseline's IOPS**" in fnd and "being created: 10 % of the baseline" in fnd, fnd
     print("seed 003 demo:", v)
+
+
+# ------------------------------------------------------------------ real databases
+
+@command
+def mariadb_log_buffering(d):
+    """mariadb-log-buffering DIR: start real MariaDB 10.11 (dbfio.servers) on a data
+    directory in DIR and print how it writes its redo log there, as its log says:
+    "direct N" (O_DIRECT, N-byte blocks), "buffered N" or "none" (no such line)."""
+    import shutil
+    import tempfile
+    from dbfio import servers
+    wd, ld = tempfile.mkdtemp(dir=d), tempfile.mkdtemp()
+    try:
+        s = servers.MariaDB(wd, ld, [])
+        try:
+            s.setup()
+            s.start()
+        finally:
+            s.stop()
+        log = open(s.log, errors="replace").read()
+    finally:
+        shutil.rmtree(wd, ignore_errors=True)
+        shutil.rmtree(ld, ignore_errors=True)
+    m = re.search(r"InnoDB: (File system buffers for log disabled|Buffered log writes) \(block size=(\d+) bytes\)",
+                  log)
+    print(("direct " if m.group(1).startswith("File") else "buffered ") + m.group(2) if m else "none")
 
 
 # ------------------------------------------------------------------ main

@@ -15,28 +15,9 @@ PG="--ioengine=external:$B/redolog.so --rw=write --flavor=postgres --wal_segment
 strace -f -y -qq -e trace=renameat,renameat2,rename,fsync,pwrite64,pwritev -o "$TMP/st" \
 	"$FIO" --name=rc --directory="$D" $PG --bs=8k --number_ios=700 --output=/dev/null 2>"$TMP/rc.err" ||
 	{ cat "$TMP/rc.err"; fail "the strace'd run failed"; }
-python3 - "$TMP/st" "$(realpath "$D")" <<'EOF' || fail "a recycled segment written before its rename was durable"
-import re, sys
-lines, d = open(sys.argv[1]).read().splitlines(), sys.argv[2]
-pending, renames = {}, 0
-for l in lines:
-    m = re.search(r'rename(?:at2?)?\(.*"(\w+)"\) = 0', l)
-    if m:
-        pending[m.group(1)] = True
-        renames += 1
-        continue
-    if re.search(r'fsync\(\d+<%s>\) = 0' % re.escape(d), l):
-        pending.clear()
-        continue
-    m = re.search(r'pwritev?6?4?\(\d+<%s/(\w+)>' % re.escape(d), l)
-    if m and m.group(1) in pending:
-        print(f"written before the directory fsync after its rename: {l}")
-        sys.exit(1)
-if renames < 2:
-    print(f"only {renames} renames: no recycling to check")
-    sys.exit(1)
-print(f"ok: {renames} recycled segments, each rename fsynced (the directory) before the segment was written")
-EOF
+res=$(py recycle-order "$TMP/st" "$(realpath "$D")") ||
+	{ echo "$res"; fail "a recycled segment written before its rename was durable"; }
+ok "$res"
 
 # a long run: hundreds of recycles, the marker stays a few dozen lines
 run_fio long --name=long --directory="$D" $PG --bs=64k --number_ios=4000 ||

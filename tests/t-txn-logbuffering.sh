@@ -16,47 +16,15 @@ CDIR=$CEPHFS_MNT/t-txn-logbuffering.$$ EDIR=$EXT4RBD_MNT/t-txn-logbuffering.$$
 cephfs_cleanup "$CDIR"
 at_exit 'rm -rf "$EDIR"'
 mkdir -p "$TMP/blk" "$CDIR" "$EDIR"
-# what real MariaDB decides in DIR: "direct N" or "buffered N" (its log's line)
-real_choice() {
-	python3 - "$1" "$REPO/python" <<'PY'
-import os, re, sys, tempfile
-sys.path.insert(0, sys.argv[2])
-from dbfio import servers as d
-wd, ld = tempfile.mkdtemp(dir=sys.argv[1]), tempfile.mkdtemp()
-s = d.MariaDB(wd, ld, [])
-try:
-    s.setup(); s.start()
-finally:
-    s.stop()
-log = open(s.log, errors="replace").read()
-m = re.search(r"InnoDB: (File system buffers for log disabled|Buffered log writes) \(block size=(\d+) bytes\)", log)
-print(("direct " if m.group(1).startswith("File") else "buffered ") + m.group(2) if m else "none")
-PY
-}
 for d in "$TMP/blk" "$CDIR" "$EDIR"; do
-	want=$(real_choice "$d") || fail "$d: mariadbd did not start"
+	# what real MariaDB decides in DIR: "direct N" or "buffered N" (its log's line)
+	want=$(py mariadb-log-buffering "$d") || fail "$d: mariadbd did not start"
 	[ "$want" != none ] || fail "$d: mariadbd's log names no log buffering (its wording changed?)"
 	mkdir -p "$d/m"
 	strace -f -e trace=openat,pwrite64 -o "$TMP/st" "$FIO_BIN" --name=m --ioengine="external:$B/txn.so" \
 		--directory="$d/m" --rw=write --number_ios=200 --flavor=mariadb --txn_profile=oltp_read_write \
 		--table_size=2000 --txn_prewarm=1 >"$TMP/fio.out" 2>&1 || { cat "$TMP/fio.out"; fail "$d: fio failed"; }
-	got=$(python3 - "$TMP/st" "${want#* }" <<'PY'
-import re, sys
-fd, flags, sizes = None, "", []
-for l in open(sys.argv[1]):
-    m = re.search(r'openat\(\d+, "ib_logfile0", ([A-Z_|]+).*= (\d+)$', l)
-    if m and "O_CREAT" in m.group(1):
-        fd, flags = m.group(2), m.group(1)
-    elif fd and re.search(r"pwrite64\(%s, .*, (\d+), (\d+)\) = \d+$" % fd, l):
-        n, off = map(int, re.search(r", (\d+), (\d+)\) = \d+$", l).groups())
-        sizes.append((n, off))
-blk = int(sys.argv[2])
-tail = sizes[1:]                                    # after the file header
-aligned = all(n % blk == 0 and off % blk == 0 for n, off in tail)
-print("%s %s %d-writes %s" % ("direct" if "O_DIRECT" in flags else "buffered",
-      "aligned" if aligned else "unaligned", len(tail), flags))
-PY
-)
+	got=$(py redo-writes "$TMP/st" "${want#* }") || fail "$d: cannot read the model's strace"
 	echo "$d: real mariadbd: $want; the model: $got"
 	mode=${got%% *}
 	[ "$mode" = "${want%% *}" ] || fail "$d: the model opens ib_logfile0 $mode, MariaDB ${want%% *}"
