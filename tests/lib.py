@@ -858,6 +858,42 @@ def client_jobs(path, writes, reads):
 
 
 @command
+def client_hosts(path, njobs, *hosts):
+    """client-hosts FIO_JSON NJOBS HOST...: fio --client's JSON (text before it allowed) holds
+    exactly NJOBS jobs from each HOST, none from another, each with error 0 and some I/O; prints
+    per host "HOST jobs=N ios=N iops=X" and the "All clients" iops. fio's client exits 0 when a
+    server drops a job (a bad option, a failed include), so a missing job is found here."""
+    d = fiojson.load(path)
+    per = {}
+    bad = 0
+    for j in d.get("client_stats", []):
+        if j.get("jobname") == "All clients":
+            continue
+        h = j.get("hostname", "?")
+        ios = j["write"]["total_ios"] + j["read"]["total_ios"]
+        iops = j["write"]["iops"] + j["read"]["iops"]
+        n, t, x = per.get(h, (0, 0, 0.0))
+        per[h] = (n + 1, t + ios, x + iops)
+        if j.get("error") or ios == 0:
+            print("%s: job %s: error %s, %d I/Os" % (h, j.get("jobname"), j.get("error"), ios))
+            bad = 1
+    for h in sorted(set(per) | set(hosts)):
+        n, t, x = per.get(h, (0, 0, 0.0))
+        print("%s jobs=%d ios=%d iops=%.1f" % (h, n, t, x))
+        if h not in hosts or n != int(njobs):
+            bad = 1
+    return bad
+
+
+@command
+def fio_iops(path):
+    """fio-iops FIO_JSON: the read+write iops of every job of a local fio run, summed (text
+    before the JSON allowed)."""
+    d = fiojson.load(path)
+    print("%.1f" % sum(j["write"]["iops"] + j["read"]["iops"] for j in d["jobs"]))
+
+
+@command
 def stripped(path):
     """stripped POINT_JSON: a --strip'ped fio JSON keeps runtimes and results, not options."""
     j = json.load(open(path))["jobs"][0]

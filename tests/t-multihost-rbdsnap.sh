@@ -1,0 +1,95 @@
+#!/bin/bash
+# Description: rbdsnap through fio --client on two netns hosts: own image per host (rbd snap ls), client JSON, as locally
+# Timeout: 300
+. "$(dirname "$0")/lib.sh"
+. "$REPO/tests/lib-netns.sh"
+# Two fio servers in network namespaces, a private cluster on 10.77.0.1
+# (tests/lib-netns.sh says why not the shared one). Each host gets its own
+# image two ways a user has: (1) one job file read on each host
+# (--remote-config), its ${RBDNAME} expanded from that server's environment;
+# (2) one job file per host on the client (--client=A a.fio --client=B b.fio).
+# Oracles: rbd snap ls on each image (the snapshots a run left, their run ids),
+# fio's client JSON (a job from each host, no error: fio's client exits 0 when
+# a server drops a job), and the same two jobs run locally in one fio, whose
+# iops the client's aggregate must match (timing assertion).
+timing_test
+have_backend RBD || skip "rbdsnap needs librbd (configure found none)"
+[ -f "$B/rbdsnap.so" ] || fail "$B/rbdsnap.so not built"
+netns_hosts 2
+netns_cluster
+for i in 1 2; do on_hub rbd create --size 128M "rbd/mh-$i" || fail "rbd create mh-$i"; done
+
+# one job file; ${DBFIO_LIB}, ${RBDNAME}, ${KEEP} and ${RUNTIME} are expanded
+# where fio parses it: on the server with --remote-config, on the client otherwise
+cat >"$TMP/mh.fio" <<'EOF'
+[global]
+ioengine=external:${DBFIO_LIB}/rbdsnap.so
+clientname=admin
+pool=rbd
+invalidate=0
+rw=randwrite
+bs=4k
+iodepth=8
+time_based=1
+runtime=${RUNTIME}
+snap_start_delay=1
+snap_interval=1
+snap_count=2
+snap_remove_at_end=${KEEP}
+snap_json=snap.json
+
+[mh]
+rbdname=${RBDNAME}
+EOF
+for i in 1 2; do netns_server "$i" DBFIO_LIB="$B" RBDNAME="mh-$i" KEEP=0 RUNTIME=4; done
+ok "fio servers on 10.77.1.2 and 10.77.2.2"
+
+# (1) --remote-config: each server reads the file and its own environment.
+# It names a file for the --client before it only: given once after two
+# clients, the first ran nothing and fio's client still exited 0
+on_hub "$FIO_BIN" --client="ip:10.77.1.2,$MH_PORT" --remote-config "$TMP/mh.fio" \
+	--client="ip:10.77.2.2,$MH_PORT" --remote-config "$TMP/mh.fio" --output-format=json --output="$TMP/remote.json" >"$TMP/remote.out" 2>&1 ||
+	{ cat "$TMP/remote.out" "$TMP"/host?.log; fail "fio --client --remote-config failed"; }
+py client-hosts "$TMP/remote.json" 1 10.77.1.2 10.77.2.2 >"$TMP/remote.res" ||
+	{ cat "$TMP/remote.res" "$TMP/remote.out" "$TMP"/host?.log; fail "--remote-config: not one good job from each host"; }
+# each image holds the snapshots of one run (snap_remove_at_end=0), and the
+# two runs differ: each host wrote its own image
+runs=
+for i in 1 2; do
+	on_hub rbd snap ls --format json "rbd/mh-$i" >"$TMP/snaps$i.json" || fail "rbd snap ls mh-$i"
+	r=$(py json "$TMP/snaps$i.json" "' '.join(sorted(set(s['name'].rsplit('-', 1)[0] for s in d if s['name'].startswith('dbfio-'))))")
+	n=$(py json "$TMP/snaps$i.json" "len([s for s in d if s['name'].startswith('dbfio-')])")
+	# (the second snapshot, due at 2 s of 4, may not be taken on a busy host)
+	if [ "$n" -lt 1 ] || [ "${r// /}" != "$r" ]; then
+		cat "$TMP/snaps$i.json"; fail "mh-$i: $n snapshot(s) of run(s) '$r', not 1 or 2 of one run"
+	fi
+	[ -s "$TMP/host$i/snap.json" ] || fail "host $i wrote no snap.json in its working directory"
+	runs="$runs $r"
+	on_hub rbd snap purge "rbd/mh-$i" >/dev/null 2>&1 || fail "rbd snap purge mh-$i"
+done
+read -r r1 r2 <<<"$runs"
+[ "$r1" != "$r2" ] || fail "both images carry the snapshots of one run ($r1)"
+ok "--remote-config: $(tr '\n' ';' <"$TMP/remote.res") each image its own run's snapshots ($runs)"
+
+# (2) one job file per host on the client, and the same two jobs in one local fio
+for i in 1 2; do
+	DBFIO_LIB=$B RBDNAME=mh-$i KEEP=1 RUNTIME=8 envsubst <"$TMP/mh.fio" | sed "s/^\[mh\]/[mh$i]/" >"$TMP/mh$i.fio"
+done
+on_hub "$FIO_BIN" --client="ip:10.77.1.2,$MH_PORT" "$TMP/mh1.fio" --client="ip:10.77.2.2,$MH_PORT" "$TMP/mh2.fio" \
+	--output-format=json --output="$TMP/client.json" >"$TMP/client.out" 2>&1 ||
+	{ cat "$TMP/client.out" "$TMP"/host?.log; fail "fio --client with a job file per host failed"; }
+py client-hosts "$TMP/client.json" 1 10.77.1.2 10.77.2.2 >"$TMP/client.res" ||
+	{ cat "$TMP/client.res" "$TMP/client.out"; fail "per-host job files: not one good job from each host"; }
+# one file, both sections (two files would run one after the other: stonewall)
+{ cat "$TMP/mh1.fio"; sed -n '/^\[mh2\]/,$p' "$TMP/mh2.fio"; } >"$TMP/local.fio"
+(cd "$TMP" && on_hub "$FIO_BIN" --output-format=json --output="$TMP/local.json" local.fio) >"$TMP/local.err" 2>&1 ||
+	{ cat "$TMP/local.err"; fail "the same two jobs run locally failed"; }
+for i in 1 2; do
+	on_hub rbd snap ls "rbd/mh-$i" | grep -q ' dbfio-' && fail "mh-$i: snapshots left (snap_remove_at_end=1)"
+done
+agg=$(awk '{ split($4, a, "="); s += a[2] } END { printf "%.1f", s }' "$TMP/client.res")
+loc=$(py fio-iops "$TMP/local.json")
+ok "per-host job files: $(tr '\n' ';' <"$TMP/client.res") aggregate $agg IOPS, the same jobs locally $loc IOPS"
+# the cluster (one OSD, ~1.5 cores) is what both runs share: same load, same answer
+timing_check "0.6 <= $agg / $loc <= 1.67" "the client's aggregate ($agg IOPS) is not the local run's ($loc IOPS) within noise"
+ok "rbdsnap on two hosts through fio --client"
