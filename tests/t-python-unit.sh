@@ -1,5 +1,5 @@
 #!/bin/bash
-# Description: the Python package's unit tests (python/tests, pytest): fio-JSON reader, strace grammar
+# Description: the Python package's unit tests (python/tests, pytest): fio JSON, strace, host, servers without a database
 # Tier: quick
 # Debian's python3-pytest (tools/deps) installs into /usr/bin/python3, which may not be the
 # python3 first on PATH.

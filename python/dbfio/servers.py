@@ -250,22 +250,31 @@ class Postgres(Server):
                    PGDATABASE="postgres", PGCONNECT_TIMEOUT="10")
         return env
 
+    def setup_command(self):
+        """initdb's command line: trust, superuser postgres, UTF8, locale C."""
+        return [PG_BIN + "/initdb", "-D", self.datadir, "-A", "trust", "-U", "postgres",
+                "-E", "UTF8", "--locale=C"]
+
     def setup(self):
         pw = pwd.getpwnam("postgres")
         os.chown(self.workdir, pw.pw_uid, pw.pw_gid)
-        run([PG_BIN + "/initdb", "-D", self.datadir, "-A", "trust", "-U", "postgres",
-             "-E", "UTF8", "--locale=C"], "initdb", 180, log=self.log, cwd=self.workdir,
-            **as_user("postgres"))
+        run(self.setup_command(), "initdb", 180, log=self.log, cwd=self.workdir, **as_user("postgres"))
 
-    def start(self):
-        self.port = free_port(54329)
+    def start_command(self):
+        """The postmaster's command line: 127.0.0.1:port, its socket in the
+        data directory (none where that path is too long for a socket's
+        name), fsync on, then every db_opts K=V as -c K=V."""
         sockdir = self.datadir if len(self.datadir) < 90 else ""
         cmd = [PG_BIN + "/postgres", "-D", self.datadir, "-c", "listen_addresses=127.0.0.1",
                "-c", "port=%d" % self.port, "-c", "unix_socket_directories=" + sockdir,
                "-c", "fsync=on"]
         for o in self.db_opts:
             cmd += ["-c", o]
-        self._spawn(cmd, cwd=self.workdir, **as_user("postgres"))
+        return cmd
+
+    def start(self):
+        self.port = free_port(54329)
+        self._spawn(self.start_command(), cwd=self.workdir, **as_user("postgres"))
         self._wait_ready()
 
     def ping(self):
@@ -315,20 +324,27 @@ class MariaDB(Server):
         return ["sysbench", "oltp_read_write"] + self.sysbench_conn() + [
             "--tables=1", "--table-size=%d" % rows, "--rand-type=uniform"] + list(args)
 
-    def setup(self):
-        run(["mariadb-install-db", "--no-defaults", "--datadir=" + self.datadir, "--user=root",
-             "--skip-test-db", "--skip-name-resolve"], "mariadb-install-db", 180, log=self.log,
-            cwd=self.workdir)
+    def setup_command(self):
+        """mariadb-install-db's command line: no option files read, no test database."""
+        return ["mariadb-install-db", "--no-defaults", "--datadir=" + self.datadir, "--user=root",
+                "--skip-test-db", "--skip-name-resolve"]
 
-    def start(self):
-        self.port = free_port(54339)
+    def setup(self):
+        run(self.setup_command(), "mariadb-install-db", 180, log=self.log, cwd=self.workdir)
+
+    def start_command(self):
+        """mariadbd's command line: no option files, 127.0.0.1:port, its socket
+        and pid file in logdir, no grant tables, then every db_opts K=V as --K=V."""
         cmd = ["mariadbd", "--no-defaults", "--datadir=" + self.datadir, "--user=root",
                "--bind-address=127.0.0.1", "--port=%d" % self.port,
                "--socket=" + os.path.join(self.logdir, "mariadbd.sock"),
                "--pid-file=" + os.path.join(self.logdir, "mariadbd.pid"),
                "--skip-grant-tables", "--skip-name-resolve", "--log-error=" + self.log]
-        cmd += ["--" + o for o in self.db_opts]
-        self._spawn(cmd, cwd=self.workdir)
+        return cmd + ["--" + o for o in self.db_opts]
+
+    def start(self):
+        self.port = free_port(54339)
+        self._spawn(self.start_command(), cwd=self.workdir)
         self._wait_ready()
         self.sql("CREATE DATABASE dbtrace", db=None)
 
