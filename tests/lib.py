@@ -1041,6 +1041,12 @@ def claims_fixture(path):
             assert str(x).endswith("explanation: reversed (add one with \"when\": \"reversed\" to the claim file; "
                                    "the page was not written)"), x
             print("refused:", x)
+    # make demo (strict=False): the page is written, the reversal said as such
+    del e["claims"][2]["differs"]
+    json.dump(e, open(path + ".bare", "w"))
+    tab, expl, _ = claims.render(path + ".bare", m, strict=False)
+    assert "| reversed |" in tab and "- **`reversed`** (reversed): reversed in this run, and the claim file has " \
+        "no explanation" in expl, (tab, expl)
     # malformed files are refused with the claim named
     for bad, why in (({"claims": [{"id": "q", "words": "w", "seed": {}, "a": "k", "compare": {"kind": "vibes"}}]},
                       "compare.kind"),
