@@ -152,16 +152,34 @@ $(B)/obj/eng/%.o: engines/%.c $(HEADERS) $(CB)/config.mk
 	@mkdir -p $(dir $@)
 	$(QUIET_CC)$(CC) $(BASE_CFLAGS) $(FIO_CFLAGS) -Iengines $(CFLAGS) -c -o $@ $<
 
+# The calibration profiles shipped with dbfio (calibration=NAME, see
+# engines/glue/fio_calib.h), embedded in libdbfio as C strings from
+# jobs/<engine>-profiles/NAME.fio, which stay the source.
+CALIB_SRC := $(sort $(wildcard jobs/txn-profiles/*.fio jobs/metastorm-profiles/*.fio))
+CALIB_OBJ := $(B)/obj/lib/gen/calib_text.o
+$(B)/gen/calib_text.c: $(CALIB_SRC) Makefile
+	@mkdir -p $(dir $@)
+	$(Q){ echo '#include "glue/calib_text.h"'; \
+	  echo 'const struct dbfio_calib_text dbfio_calibs[] = {'; \
+	  for f in $(CALIB_SRC); do e=$${f#jobs/}; \
+	    printf '\t{ "%s", "%s",\n' "$${e%%-profiles/*}" "$$(basename "$$f" .fio)"; \
+	    sed 's/\\/\\\\/g; s/"/\\"/g; s/^/\t  "/; s/$$/\\n"/' "$$f"; \
+	    printf '\t},\n'; done; \
+	  printf '\t{ 0, 0, 0 }\n};\n'; } >$@.tmp && mv $@.tmp $@
+$(CALIB_OBJ): $(B)/gen/calib_text.c engines/glue/calib_text.h $(CB)/config.h
+	@mkdir -p $(dir $@)
+	$(QUIET_CC)$(CC) $(BASE_CFLAGS) $(STORE_CFLAGS) $(CFLAGS) -c -o $@ $<
+
 # The store layer and the models are one shared library, libdbfio.so,
 # beside the engines: loaded once per process (its soname is matched before any path), so every
 # engine of one fio shares one registry of directory locks, ownership claims
 # and Ceph clients. Engines find it through their $$ORIGIN rpath.
 LIBDBFIO := $(B)/libdbfio.so
-$(LIBDBFIO): $(STORE_OBJ) $(MODEL_OBJ)
+$(LIBDBFIO): $(STORE_OBJ) $(MODEL_OBJ) $(CALIB_OBJ)
 	$(QUIET_LINK)$(CC) $(CFLAGS) -shared -Wl,-soname,libdbfio.so -Wl,-z,nodelete \
 		$(if $(filter 1,$(SANITIZE)),-fsanitize=address$(comma)undefined) -o $@ $^ $(STORE_LIBS)
 
-ENGINE_COMMON := $(B)/obj/eng/glue/fio_store.o $(LIBDBFIO)
+ENGINE_COMMON := $(B)/obj/eng/glue/fio_store.o $(B)/obj/eng/glue/fio_calib.o $(LIBDBFIO)
 
 .SECONDEXPANSION:
 # (the Makefile too: a change of how engines link relinks them)

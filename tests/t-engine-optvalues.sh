@@ -47,7 +47,7 @@ bad storeio "rbd_size=4gx: $S" --rbd_size=4gx
 for e in txn redolog pgpage metastorm storeio; do
 	bad $e "directory=$TMP/d:$TMP/d2: this engine takes one directory" --directory="$TMP/d:$TMP/d2"
 done
-good txn --shared_buffers=64M --rtt=100us --flush_wait=0 --table_size=0x200 --txn_profile=read_only \
+good txn --calibration=none --shared_buffers=64M --rtt=100us --flush_wait=0 --table_size=0x200 --txn_profile=read_only \
 	--flavor=postgres --wal_segment_size=1m --txn_prefill=1
 good redolog --innodb_log_file_size=2M --innodb_log_buffer_size=1MiB
 good metastorm --rtt=2us --cpu_per_stmt=0

@@ -45,13 +45,13 @@ ok "rtt=2ms: median open latency $clat ms, $clat0 ms without (fio clat)"
 grep -q "^metastorm: non-storage time in the statements above: rtt 2000us" "$TMP/sleep.err" ||
 	{ cat "$TMP/sleep.err"; fail "no non-storage line in the report"; }
 
-# the shipped profiles are fio includes that set rtt and ddl_cpu
+# the shipped profiles, named by calibration=NAME (embedded at build time), set rtt and ddl_cpu
 for p in postgres15 mariadb1011; do
 	f=$REPO/jobs/metastorm-profiles/$p.fio
 	grep -q '^;   lab/ddlcalib ' "$f" || fail "$p: no 'lab/ddlcalib' command in the header of $f"
 	mkdir -p "$TMP/$p"
-	printf '[t]\ninclude %s\nioengine=external:%s\ndirectory=%s\nnumber_ios=20\nflavor=%s\ntables=2\ntable_json=%s\n' \
-		"$f" "$E" "$TMP/$p" "${p%%[0-9]*}" "$TMP/$p.tbl.json" >"$TMP/$p-job.fio"
+	printf '[t]\nioengine=external:%s\ncalibration=%s\ndirectory=%s\nnumber_ios=20\nflavor=%s\ntables=2\ntable_json=%s\n' \
+		"$E" "$p" "$TMP/$p" "${p%%[0-9]*}" "$TMP/$p.tbl.json" >"$TMP/$p-job.fio"
 	"$FIO" --output-format=json --output="$TMP/$p-job.json" "$TMP/$p-job.fio" 2>"$TMP/$p-job.err" ||
 		{ cat "$TMP/$p-job.err"; fail "$p: fio refused the profile"; }
 	want=$(sed -n 's/^rtt=\([0-9]*\)us$/\1/p' "$f")

@@ -26,7 +26,7 @@ job() {
 section() {	# section KIND FLAVOR: the lines of one job of engine KIND
 	case $1 in
 	txn)	echo "ioengine=external:$B/txn.so"
-		echo "include $REPO/jobs/txn-profiles/postgres15.fio"
+		echo "calibration=postgres15"
 		[ "$2" = postgres ] && echo "txn_profile=tpcb" || echo "txn_profile=oltp_read_write"
 		[ "$2" = postgres ] && echo "scale=1" || echo "table_size=10000"
 		echo "flavor=$2"

@@ -42,10 +42,10 @@ asan rl-pg redolog --directory="$D" --rw=write --bs=4k --iodepth=4 --size=2m --f
 asan pg pgpage --directory="$D" --bs=8k --block_size=8k --relations=2 --relation_size=2m \
 	--segment_size=1m --rw=randrw --size=4m --checkpoint_timeout=1 --extend_ratio=10 --unlink=1 \
 	--runtime=2 --time_based
-asan txn-pg txn --directory="$D/txn-pg" --numjobs=3 --group_reporting --shared_buffers=1m \
+asan txn-pg txn --calibration=none --directory="$D/txn-pg" --numjobs=3 --group_reporting --shared_buffers=1m \
 	--checkpoint_timeout=1 --commit_delay=1ms --commit_siblings=1 --wal_segment_size=1m --rw=write \
 	--runtime=2 --time_based
-asan txn-my txn --directory="$D/txn-my" --txn_profile=oltp_read_write --flavor=mysql --log_bin=1 \
+asan txn-my txn --calibration=none --directory="$D/txn-my" --txn_profile=oltp_read_write --flavor=mysql --log_bin=1 \
 	--innodb_buffer_pool_size=1m --innodb_flush_log_at_trx_commit=2 --innodb_log_file_size=2m \
 	--numjobs=2 --checkpoint_timeout=1 --rw=write --runtime=2 --time_based
 for fl in mysql mariadb postgres; do

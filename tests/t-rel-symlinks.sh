@@ -53,7 +53,7 @@ run_fio rel0 --name=rel0 --directory="$TMP/rel" $PGPAGE || { cat "$TMP/rel0.err"
 rm "$TMP/rel/16385" && ln -s "$VICTIM/file" "$TMP/rel/16385"
 refused rel "$TMP/rel" $PGPAGE
 mkdir -p "$TMP/txn"
-TXN="--ioengine=external:$B/txn.so --rw=write --thread=1 --number_ios=50 --txn_profile=tpcb --flavor=postgres --scale=1 --shared_buffers=16m --rtt=0 --cpu_per_stmt=0"
+TXN="--ioengine=external:$B/txn.so --calibration=none --rw=write --thread=1 --number_ios=50 --txn_profile=tpcb --flavor=postgres --scale=1 --shared_buffers=16m --rtt=0 --cpu_per_stmt=0"
 run_fio txn0 --name=txn0 --directory="$TMP/txn" $TXN || { cat "$TMP/txn0.err"; fail "txn: the first run failed"; }
 rm "$TMP/txn/16384" && ln -s "$VICTIM/file" "$TMP/txn/16384"
 refused txn "$TMP/txn" $TXN

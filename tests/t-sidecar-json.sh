@@ -41,7 +41,7 @@ run metastorm --number_ios=20 --table_json="$D/metastorm.tbl.json" --lat_json="$
 check metastorm "$D/metastorm.tbl.json" "$D/metastorm.lat.json" || fail "metastorm: table_json, lat_json"
 ok "metastorm: table_json and lat_json"
 
-run txn --rw=write --wal_segment_size=1m --full_page_writes=0 --number_ios=20 \
+run txn --calibration=none --rw=write --wal_segment_size=1m --full_page_writes=0 --number_ios=20 \
 	--lat_json="$D/txn.lat.json"
 check txn "$D/txn.lat.json" || fail "txn: lat_json"
 ok "txn: lat_json"

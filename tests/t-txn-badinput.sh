@@ -13,7 +13,7 @@ bad() {	# bad EXPECTED-TEXT ARGS...
 	local want=$1 sz=--wal_segment_size=1m; shift
 	n=$((n + 1))
 	case "$*" in *flavor=m*) sz=--innodb_log_file_size=2m ;; esac	# no other flavor's option
-	"$FIO" --name=bad --ioengine="external:$E" --directory="$TMP/d" --rw=write --number_ios=1 \
+	"$FIO" --name=bad --ioengine="external:$E" --calibration=none --directory="$TMP/d" --rw=write --number_ios=1 \
 		$sz "$@" >"$TMP/$n.out" 2>&1 && fail "$*: accepted"
 	grep -q "^txn: .*$want" "$TMP/$n.out" || { cat "$TMP/$n.out"; fail "$*: no 'txn: ...$want' line"; }
 	[ "$(grep -c '^txn: ' "$TMP/$n.out")" = 1 ] || { cat "$TMP/$n.out"; fail "$*: more than one txn: line"; }
@@ -24,7 +24,7 @@ bad() {	# bad EXPECTED-TEXT ARGS...
 badfio() {
 	local a
 	n=$((n + 1))
-	"$FIO" --name=bad --ioengine="external:$E" --directory="$TMP/d" --rw=write --number_ios=1 \
+	"$FIO" --name=bad --ioengine="external:$E" --calibration=none --directory="$TMP/d" --rw=write --number_ios=1 \
 		--wal_segment_size=1m --innodb_log_file_size=2m "$@" >"$TMP/$n.out" 2>&1 && fail "$*: accepted"
 	a=${*: -1}; a=${a#--}
 	grep -qxF "fio: failed parsing $a" "$TMP/$n.out" || { cat "$TMP/$n.out"; fail "$*: no 'fio: failed parsing $a' line"; }
@@ -56,7 +56,7 @@ echo "$n bad inputs refused"
 # two jobs of one database (one directory) with another setting: the second is refused
 # naming it (100 x 7 x 2 ms: the first is still open when fio inits the second in its thread)
 mkdir -p "$TMP/two"
-"$FIO" --ioengine="external:$E" --directory="$TMP/two" --rw=write --number_ios=100 --rtt=2ms --flavor=mysql \
+"$FIO" --ioengine="external:$E" --calibration=none --directory="$TMP/two" --rw=write --number_ios=100 --rtt=2ms --flavor=mysql \
 	--innodb_log_file_size=2m --log_bin=1 --name=one --sync_binlog=1 --name=two --sync_binlog=0 \
 	>"$TMP/two.out" 2>&1 && { cat "$TMP/two.out"; fail "two jobs, one database, sync_binlog 1 and 0: accepted"; }
 grep -q "^txn: database posix:$TMP/two is already open by another job with another log_bin, sync_binlog or max_binlog_size: .*give this job its own directory$" "$TMP/two.out" ||
@@ -66,7 +66,7 @@ ok "two jobs, sync_binlog 1 and 0 -> $(grep 'already open' "$TMP/two.out")"
 # another flavor's option: one line saying it is ignored, and it is (mysql has no
 # commit_delay: 20 commits would take 2 s if each flush slept 100 ms)
 mkdir -p "$TMP/ign"
-"$FIO" --output-format=json --output="$TMP/ign.json" --name=ign --ioengine="external:$E" \
+"$FIO" --output-format=json --output="$TMP/ign.json" --name=ign --ioengine="external:$E" --calibration=none \
 	--directory="$TMP/ign" --rw=write --number_ios=20 --flavor=mysql --innodb_log_file_size=2m \
 	--commit_delay=100ms --commit_siblings=0 2>"$TMP/ign.err" || { cat "$TMP/ign.err"; fail "ign: fio failed"; }
 grep -qx "txn: commit_delay=100000us: ignored with flavor=mysql (a PostgreSQL setting)" "$TMP/ign.err" ||
@@ -76,7 +76,7 @@ rt=$(json "$TMP/ign.json" "d['jobs'][0]['job_runtime']")
 [ "$rt" -lt 1500 ] || fail "ign: 20 commits took $rt ms: commit_delay=100ms was applied on mysql"
 ok "mysql commit_delay=100ms: ignored in one line, 20 commits in $rt ms (fio)"
 mkdir -p "$TMP/ignpg"
-"$FIO" --output=/dev/null --name=ignpg --ioengine="external:$E" --directory="$TMP/ignpg" --rw=write \
+"$FIO" --output=/dev/null --name=ignpg --ioengine="external:$E" --calibration=none --directory="$TMP/ignpg" --rw=write \
 	--number_ios=5 --wal_segment_size=1m --innodb_flush_log_at_trx_commit=2 --sync_binlog=0 \
 	2>"$TMP/ignpg.err" || { cat "$TMP/ignpg.err"; fail "ignpg: fio failed"; }
 [ "$(grep -c ": ignored with flavor=postgres (a MySQL/MariaDB setting)$" "$TMP/ignpg.err")" = 2 ] ||

@@ -17,7 +17,7 @@ run() {	# run NAME ARGS...: user+sys seconds of fio (wait4) into $TMP/NAME.cpu
 	local n=$1; shift
 	mkdir -p "$TMP/$n"
 	py rusage "$FIO" --output-format=json --output="$TMP/$n.json" --name="$n" \
-		--ioengine="external:$E" --directory="$TMP/$n" --rw=write --txn_profile=read_only \
+		--ioengine="external:$E" --calibration=none --directory="$TMP/$n" --rw=write --txn_profile=read_only \
 		--number_ios=2000 --cpu_per_stmt=20us --client_thread=0 --wal_segment_size=1m "$@" \
 		>"$TMP/$n.cpu" 2>"$TMP/$n.err" || { cat "$TMP/$n.err"; fail "$n: fio failed"; }
 }
@@ -45,7 +45,7 @@ grep -q "background_cpu_ms=" "$TMP/bg.err" || fail "no background_cpu_ms in the 
 # any host (with 10 transactions each, a had closed it before b opened it once
 # on a busy host, and b was accepted)
 mkdir -p "$TMP/two"
-"$FIO" --ioengine="external:$E" --directory="$TMP/two" --rw=write --txn_profile=read_only \
+"$FIO" --ioengine="external:$E" --calibration=none --directory="$TMP/two" --rw=write --txn_profile=read_only \
 	--name=a --background_cpu=100us --rtt=1ms --number_ios=100 \
 	--name=b --background_cpu=200us --number_ios=10 >"$TMP/two.out" 2>&1 &&
 	fail "two jobs with background_cpu=100us and 200us on one database accepted"

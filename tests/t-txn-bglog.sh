@@ -14,7 +14,7 @@ command -v strace >/dev/null || fail "strace is not installed (tools/deps instal
 run() {	# run NAME SHARE: a load run creates the log, the traced 6 s run follows
 	local n=$1 share=$2
 	mkdir -p "$TMP/$n"
-	set -- --name="$n" --ioengine="external:$E" --directory="$TMP/$n" --rw=write --flavor=mariadb \
+	set -- --name="$n" --ioengine="external:$E" --calibration=none --directory="$TMP/$n" --rw=write --flavor=mariadb \
 		--txn_profile=oltp_read_write --table_size=2000 --txn_log_bytes=2000 --rtt=50us \
 		--background_log_share="$share" --time_based
 	"$FIO" "$@" --runtime=1 >"$TMP/$n.load" 2>&1 || { cat "$TMP/$n.load"; fail "$n: the load run failed"; }

@@ -95,14 +95,14 @@ for db in postgres mariadb; do
 	if [ -r $hp ]; then want="guest_halt_poll_ns=$(cat $hp) "; else want="no cpuidle-haltpoll"; fi
 	grep -q "^; $want" "$TMP/$db.fio" || { cat "$TMP/$db.fio"; fail "$db: the header does not say '$want'"; }
 	ls "$TMP" | grep -q '^txncalib-' && fail "$db: data directory left behind"
-	# the profile is a fio include
+	# the profile is a txn calibration= file
 	mkdir -p "$TMP/d-$db"
-	printf '[t]\ninclude %s\nioengine=external:%s\ndirectory=%s\nrw=write\nnumber_ios=5\nflavor=%s\ntxn_profile=%s\n' \
-		"$TMP/$db.fio" "$B/txn.so" "$TMP/d-$db" "$db" "$([ $db = postgres ] && echo tpcb || echo oltp_read_write)" \
+	printf '[t]\nioengine=external:%s\ncalibration=%s\ndirectory=%s\nrw=write\nnumber_ios=5\nflavor=%s\ntxn_profile=%s\n' \
+		"$B/txn.so" "$TMP/$db.fio" "$TMP/d-$db" "$db" "$([ $db = postgres ] && echo tpcb || echo oltp_read_write)" \
 		>"$TMP/$db-job.fio"
 	run_fio $db-job "$TMP/$db-job.fio" || { cat "$TMP/$db-job.err"; fail "$db: fio refused the profile"; }
 	grep -q "cpu_burned_ms=" "$TMP/$db-job.err" || fail "$db: no connection line"
-	ok "$db: rtt=${rtt}us cpu_per_stmt=${cpu}us txn_log_bytes=$lb pages_per_stmt=$pps, the job including it ran"
+	ok "$db: rtt=${rtt}us cpu_per_stmt=${cpu}us txn_log_bytes=$lb pages_per_stmt=$pps, the job naming it as calibration= ran"
 	# the profile is fitted on the txn engine: one connection of it costs the
 	# machine the CPU a real transaction did. The oracle: the
 	# server's (/proc) and pgbench's/sysbench's (getrusage) CPU in the header,
@@ -112,7 +112,7 @@ for db in postgres mariadb; do
 	[ -n "$real" ] || { cat "$TMP/$db.fio"; fail "$db: no server/client CPU line in the header"; }
 	grep -q "^;    then fitted on the txn engine" "$TMP/$db.fio" || fail "$db: no lines on the fit on the txn engine"
 	mkdir -p "$TMP/m-$db" "$WAL/$db"
-	m=("$FIO" --name=m --ioengine="external:$B/txn.so" --directory="$TMP/m-$db" --waldir="$WAL/$db" --rw=write
+	m=("$FIO" --name=m --ioengine="external:$B/txn.so" --calibration=none --directory="$TMP/m-$db" --waldir="$WAL/$db" --rw=write
 		--time_based --flavor=$db --txn_prewarm=1
 		$(sed -n 's/^\(rtt\|cpu_per_stmt\|client_cpu_per_stmt\|cpu_after_reply\|txn_log_bytes\|background_log_share\|background_cpu\|cpu_working_set\)=/--&/p' "$TMP/$db.fio"))
 	if [ $db = postgres ]; then m+=(--txn_profile=tpcb --scale=1)

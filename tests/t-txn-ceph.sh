@@ -13,7 +13,7 @@ cephfs_cleanup "$ROOT"	# the cephfs directory the test makes (removed through li
 rbd_cleanup "txn-test-$$"
 check() {	# check BACKEND NAME ARGS...
 	local be=$1 n=$2; shift 2
-	run_fio "$n" --name="$n" --ioengine="external:$E" --store=$be --rw=write --numjobs=2 \
+	run_fio "$n" --name="$n" --ioengine="external:$E" --calibration=none --store=$be --rw=write --numjobs=2 \
 		--group_reporting --number_ios=40 --scale=1 --shared_buffers=1m --wal_segment_size=1m \
 		--wal_segments=3 --checkpoint_timeout=1 --rtt=1ms --lat_json="$TMP/$n.lat.json" "$@" ||
 		{ cat "$TMP/$n.err"; fail "$n: fio failed"; }
@@ -42,7 +42,7 @@ if have_backend RBD; then
 	# the binlog's extent is max_binlog_size rounded up to 4 MiB: 4000 x ~1100 B of
 	# oltp_read_write binlog must wrap inside it (a write past it fails with EFBIG)
 	n=rbd-binlog
-	run_fio $n --name=$n --ioengine="external:$E" --store=rbd --rbdname=txn-test-$$ --rbd_size=256m \
+	run_fio $n --name=$n --ioengine="external:$E" --calibration=none --store=rbd --rbdname=txn-test-$$ --rbd_size=256m \
 		--rw=write --number_ios=4000 --flavor=mysql --innodb_log_file_size=2m --log_bin=1 \
 		--innodb_flush_log_at_trx_commit=0 --sync_binlog=0 --max_binlog_size=64k --txn_profile=oltp_read_write --table_size=1000 ||
 		{ cat "$TMP/$n.err"; fail "$n: fio failed"; }

@@ -10,7 +10,7 @@ command -v strace >/dev/null || fail "strace is not installed (tools/deps instal
 mkdir -p "$TMP/w"
 # full-page images make ~15 kB of WAL a transaction: 1500 transactions, ~20 MB
 strace -f -qq -y -e trace=pwrite64 -o "$TMP/w.strace" "$FIO" --output-format=json --output="$TMP/w.json" \
-	--name=w --ioengine="external:$E" --directory="$TMP/w" --rw=write --scale=2 --number_ios=1500 \
+	--name=w --ioengine="external:$E" --calibration=none --directory="$TMP/w" --rw=write --scale=2 --number_ios=1500 \
 	--wal_segment_size=1m --wal_segments=4 --max_wal_size=5m --checkpoint_timeout=300 \
 	2>"$TMP/w.err" || { cat "$TMP/w.err"; fail "fio failed"; }
 sum=$(grep "txn: database" "$TMP/w.err") || { cat "$TMP/w.err"; fail "no summary"; }

@@ -11,7 +11,7 @@ run() {	# run NAME ARGS...: oltp_read_write, a pool larger than the tables, a ch
 	local n=$1; shift
 	mkdir -p "$TMP/$n"
 	strace -f -qq -y -e trace=pwrite64,fsync,fdatasync -o "$TMP/$n.strace" \
-		"$FIO" --output-format=json --output="$TMP/$n.json" --name="$n" --ioengine="external:$E" \
+		"$FIO" --output-format=json --output="$TMP/$n.json" --name="$n" --ioengine="external:$E" --calibration=none \
 		--directory="$TMP/$n" --rw=write --innodb_log_file_size=2m --txn_profile=oltp_read_write \
 		--table_size=100000 --innodb_buffer_pool_size=64m --checkpoint_timeout=1 \
 		--time_based --runtime=3 --rtt=1ms "$@" 2>"$TMP/$n.err" || { cat "$TMP/$n.err"; fail "$n: fio failed"; }

@@ -10,7 +10,7 @@ command -v strace >/dev/null || fail "strace is not installed (tools/deps instal
 mkdir -p "$TMP/d"
 # 4 MB pool (256 frames) against ~40 MB of tables: many evictions; a checkpoint a second
 strace -f -qq -y -e trace=pwrite64,pread64,fsync -o "$TMP/d.strace" \
-	"$FIO" --output-format=json --output="$TMP/d.json" --name=d --ioengine="external:$E" \
+	"$FIO" --output-format=json --output="$TMP/d.json" --name=d --ioengine="external:$E" --calibration=none \
 	--directory="$TMP/d" --rw=write --flavor=mysql --innodb_log_file_size=2m \
 	--txn_profile=oltp_read_write --table_size=100000 --innodb_buffer_pool_size=4m \
 	--innodb_doublewrite=0 --checkpoint_timeout=1 --time_based --runtime=4 --rtt=1ms \

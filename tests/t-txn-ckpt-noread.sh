@@ -11,7 +11,7 @@ run() {	# run NAME TABLE_RE ARGS...
 	local n=$1 re=$2; shift 2
 	mkdir -p "$TMP/$n"
 	strace -f -qq -y -e trace=pread64 -o "$TMP/$n.strace" \
-		"$FIO" --output-format=json --output="$TMP/$n.json" --name="$n" --ioengine="external:$E" \
+		"$FIO" --output-format=json --output="$TMP/$n.json" --name="$n" --ioengine="external:$E" --calibration=none \
 		--directory="$TMP/$n" --rw=write --checkpoint_timeout=1 --txn_prewarm=0 \
 		--time_based --runtime=3 --rtt=1ms "$@" 2>"$TMP/$n.err" || { cat "$TMP/$n.err"; fail "$n: fio failed"; }
 	[ "$(json "$TMP/$n.json" "d['jobs'][0]['error']")" = 0 ] || { cat "$TMP/$n.err"; fail "$n: fio error"; }

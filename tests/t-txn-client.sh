@@ -23,7 +23,7 @@ run() {	# run NAME ARGS...: RU = "cpu_seconds voluntary_switches involuntary_swi
 	local n=$1; shift
 	mkdir -p "$TMP/$n"
 	RU=$(py rusage-csw "$FIO" --output-format=json --output="$TMP/$n.json" --name="$n" \
-		--ioengine="external:$E" --directory="$TMP/$n" --rw=write --txn_profile=read_only \
+		--ioengine="external:$E" --calibration=none --directory="$TMP/$n" --rw=write --txn_profile=read_only \
 		--number_ios=200 --wal_segment_size=1m "$@" 2>"$TMP/$n.err") && [ -n "$RU" ] ||
 		{ cat "$TMP/$n.err"; fail "$n: fio failed"; }
 }
@@ -71,7 +71,7 @@ if [ "$(nproc)" -ge 2 ]; then
 	timing_check "abs($c4 - $c1) <= 0.5" \
 		"cpu_after_reply=100: CPU ${c4}s against ${c1}s: not the same work"
 	ok "cpu_after_reply=100: median latency $l4 ms against $l1 ms, CPU ${c4}s against ${c1}s"
-	"$FIO" --name=ign --ioengine="external:$E" --directory="$TMP/thread" --rw=write --txn_profile=read_only \
+	"$FIO" --name=ign --ioengine="external:$E" --calibration=none --directory="$TMP/thread" --rw=write --txn_profile=read_only \
 		--number_ios=5 --wal_segment_size=1m --cpu_after_reply=50 >"$TMP/ign.out" 2>&1 || fail "ign: fio failed"
 	grep -q "cpu_after_reply=50: ignored without a client thread" "$TMP/ign.out" ||
 		{ cat "$TMP/ign.out"; fail "cpu_after_reply without a client thread: no line saying it is ignored"; }

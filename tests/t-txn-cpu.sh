@@ -18,7 +18,7 @@ cpu() {	# cpu NAME ARGS...: CPU = user+sys seconds of fio (${PIN[@]} before it)
 	local n=$1; shift
 	mkdir -p "$TMP/$n"
 	CPU=$(py rusage "${PIN[@]}" "$FIO" --output-format=json --output="$TMP/$n.json" --name="$n" \
-		--ioengine="external:$E" --directory="$TMP/$n" --rw=write --wal_segment_size=1m \
+		--ioengine="external:$E" --calibration=none --directory="$TMP/$n" --rw=write --wal_segment_size=1m \
 		--number_ios=100 "$@" 2>"$TMP/$n.err") && [ -n "$CPU" ] || { cat "$TMP/$n.err"; fail "$n: fio failed"; }
 }
 cpu base; base=$CPU

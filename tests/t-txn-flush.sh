@@ -14,7 +14,7 @@ st() {	# st NAME ARGS...: fio under strace, fd paths shown
 	local n=$1; shift
 	mkdir -p "$TMP/$n"
 	strace -f -qq -y -e trace=fdatasync,pwrite64 -o "$TMP/$n.strace" \
-		"$FIO" --output-format=json --output="$TMP/$n.json" --name="$n" --ioengine="external:$E" \
+		"$FIO" --output-format=json --output="$TMP/$n.json" --name="$n" --ioengine="external:$E" --calibration=none \
 		--directory="$TMP/$n" --rw=write --wal_segment_size=1m --innodb_log_file_size=2m \
 		--full_page_writes=0 "$@" \
 		2>"$TMP/$n.err" || { cat "$TMP/$n.err"; fail "$n: fio failed"; }
@@ -55,7 +55,7 @@ for sb in 1 5; do
 	n=mysql-binlog$sb
 	mkdir -p "$TMP/$n"
 	strace -f -qq -y -e trace=fsync,fdatasync -o "$TMP/$n.strace" "$FIO" --output=/dev/null \
-		--name=$n --ioengine="external:$E" --directory="$TMP/$n" --rw=write --flavor=mysql \
+		--name=$n --ioengine="external:$E" --calibration=none --directory="$TMP/$n" --rw=write --flavor=mysql \
 		--innodb_log_file_size=2m --log_bin=1 --sync_binlog=$sb --number_ios=50 \
 		--txn_profile=oltp_read_write 2>"$TMP/$n.err" || { cat "$TMP/$n.err"; fail "$n: fio failed"; }
 	redo=$(grep -c "^[0-9]* *fsync(.*ib_logfile" "$TMP/$n.strace")
@@ -73,7 +73,7 @@ for tc in 2 0; do
 	n=mysql-binlog-tc$tc
 	mkdir -p "$TMP/$n"
 	strace -f -qq -y -e trace=fsync,fdatasync -o "$TMP/$n.strace" "$FIO" --output=/dev/null \
-		--name=$n --ioengine="external:$E" --directory="$TMP/$n" --rw=write --flavor=mysql \
+		--name=$n --ioengine="external:$E" --calibration=none --directory="$TMP/$n" --rw=write --flavor=mysql \
 		--innodb_log_file_size=2m --log_bin=1 --sync_binlog=1 --innodb_flush_log_at_trx_commit=$tc \
 		--number_ios=50 --txn_profile=oltp_read_write 2>"$TMP/$n.err" || { cat "$TMP/$n.err"; fail "$n: fio failed"; }
 	redo=$(grep -c "^[0-9]* *fsync(.*ib_logfile" "$TMP/$n.strace")
@@ -89,7 +89,7 @@ done
 n=mysql-binlog-wrap
 mkdir -p "$TMP/$n"
 strace -f -qq -y -e trace=pwrite64 -o "$TMP/$n.strace" "$FIO" --output=/dev/null \
-	--name=$n --ioengine="external:$E" --directory="$TMP/$n" --rw=write --flavor=mysql \
+	--name=$n --ioengine="external:$E" --calibration=none --directory="$TMP/$n" --rw=write --flavor=mysql \
 	--innodb_log_file_size=2m --log_bin=1 --max_binlog_size=8k --number_ios=50 \
 	--txn_profile=oltp_read_write 2>"$TMP/$n.err" || { cat "$TMP/$n.err"; fail "$n: fio failed"; }
 # pwrite64(fd</path/binlog.000001>, "..."..., LEN, OFF) = LEN
@@ -107,7 +107,7 @@ ok "$n: $w binlog writes, none past byte $maxend of 8192, $zero at offset 0, fil
 efbig() {	# efbig NAME ARGS...: 4000 commits, no flush waits, file size limit 3000 kB
 	local n=$1; shift
 	mkdir -p "$TMP/$n"
-	(trap '' XFSZ; ulimit -f 3000; exec "$FIO" --output=/dev/null --name=$n --ioengine="external:$E" \
+	(trap '' XFSZ; ulimit -f 3000; exec "$FIO" --output=/dev/null --name=$n --ioengine="external:$E" --calibration=none \
 		--directory="$TMP/$n" --rw=write --flavor=mysql --innodb_log_file_size=2m --log_bin=1 \
 		--sync_binlog=0 --innodb_flush_log_at_trx_commit=0 --txn_profile=oltp_read_write \
 		--table_size=1000 --number_ios=4000 "$@") >"$TMP/$n.out" 2>&1

@@ -7,7 +7,7 @@
 # created beside it (no marker either); reruns on the engine's own files work
 . "$(dirname "$0")/lib.sh"
 E=$B/txn.so
-TX="--ioengine=external:$E --rw=write --innodb_log_file_size=2m --wal_segment_size=1m"
+TX="--ioengine=external:$E --calibration=none --rw=write --innodb_log_file_size=2m --wal_segment_size=1m"
 # small pools so that evictions (and their doublewrites) happen
 MY="$TX --flavor=mysql --txn_profile=oltp_read_write --table_size=20000 --innodb_buffer_pool_size=256k --number_ios=200"
 PG="$TX --flavor=postgres --txn_profile=tpcb --shared_buffers=128k --number_ios=100"

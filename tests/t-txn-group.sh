@@ -20,7 +20,7 @@ run() {	# run NAME ARGS...
 	local n=$1; shift
 	mkdir -p "$TMP/$n"
 	strace -f -qq --seccomp-bpf -e trace=fdatasync -o "$TMP/$n.strace" \
-		"$FIO" --output-format=json --output="$TMP/$n.json" --name="$n" --ioengine="external:$E" \
+		"$FIO" --output-format=json --output="$TMP/$n.json" --name="$n" --ioengine="external:$E" --calibration=none \
 		--directory="$TMP/$n" --rw=write --wal_segment_size=1m --full_page_writes=0 --numjobs=$N --group_reporting \
 		--number_ios=$PER --rtt=1ms --debug_flush_delay=50ms --row_locks=0 --txn_group_trace="$TMP/$n.groups" "$@" \
 		2>"$TMP/$n.err" || { cat "$TMP/$n.err"; fail "$n: fio failed"; }

@@ -1,13 +1,13 @@
 #!/bin/bash
-# Description: the txn job files (jobs/txn-pgbench.fio, jobs/txn-sysbench.fio) run with their profile includes
+# Description: the txn job files (jobs/txn-pgbench.fio, jobs/txn-sysbench.fio) run with their calibration= (shipped profiles)
 # Timeout: 120
-# In full: the txn job files (jobs/txn-pgbench.fio, jobs/txn-sysbench.fio) run with their profile
-# includes: 2 connections, one database, tps > 0, no error
+# In full: the txn job files (jobs/txn-pgbench.fio, jobs/txn-sysbench.fio) run with their calibration=
+# (shipped profiles): 2 connections, one database, tps > 0, no error
 . "$(dirname "$0")/lib.sh"
 cd "$REPO" || exit 1
 for j in pgbench sysbench; do
 	mkdir -p "$TMP/$j"
-	CLIENTS=2 SCALE=1 ROWS=20000 TRX_COMMIT=1 DIR="$TMP/$j" STORE=posix RUNTIME=2 \
+	DBFIO_LIB=$B CLIENTS=2 SCALE=1 ROWS=20000 TRX_COMMIT=1 DIR="$TMP/$j" STORE=posix RUNTIME=2 \
 		"$FIO" --output-format=json --output="$TMP/$j.json" "jobs/txn-$j.fio" 2>"$TMP/$j.err" ||
 		{ cat "$TMP/$j.err"; fail "$j: fio failed"; }
 	[ "$(json "$TMP/$j.json" "d['jobs'][0]['error']")" = 0 ] || { cat "$TMP/$j.err"; fail "$j: fio error"; }

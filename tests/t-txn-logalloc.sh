@@ -13,7 +13,7 @@ run() {	# run FLAVOR: 20 commits under strace, fd paths shown
 	local n=$1
 	mkdir -p "$TMP/$n"
 	strace -f -qq -y -e trace=fallocate,pwrite64 -o "$TMP/$n.strace" "$FIO" --output=/dev/null \
-		--name=$n --ioengine="external:$E" --directory="$TMP/$n" --rw=write --flavor=$n \
+		--name=$n --ioengine="external:$E" --calibration=none --directory="$TMP/$n" --rw=write --flavor=$n \
 		--innodb_log_file_size=2m --txn_profile=oltp_read_write --table_size=1000 \
 		--number_ios=20 2>"$TMP/$n.err" || { cat "$TMP/$n.err"; fail "$n: fio failed"; }
 }

@@ -21,7 +21,7 @@ for d in "$TMP/blk" "$CDIR" "$EDIR"; do
 	want=$(py mariadb-log-buffering "$d") || fail "$d: mariadbd did not start"
 	[ "$want" != none ] || fail "$d: mariadbd's log names no log buffering (its wording changed?)"
 	mkdir -p "$d/m"
-	strace -f -e trace=openat,pwrite64 -o "$TMP/st" "$FIO_BIN" --name=m --ioengine="external:$B/txn.so" \
+	strace -f -e trace=openat,pwrite64 -o "$TMP/st" "$FIO_BIN" --name=m --ioengine="external:$B/txn.so" --calibration=none \
 		--directory="$d/m" --rw=write --number_ios=200 --flavor=mariadb --txn_profile=oltp_read_write \
 		--table_size=2000 --txn_prewarm=1 >"$TMP/fio.out" 2>&1 || { cat "$TMP/fio.out"; fail "$d: fio failed"; }
 	got=$(py redo-writes "$TMP/st" "${want#* }") || fail "$d: cannot read the model's strace"

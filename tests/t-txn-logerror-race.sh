@@ -8,7 +8,7 @@
 . "$REPO/tests/lib-fault.sh"
 command -v valgrind >/dev/null || skip "no valgrind (helgrind is the oracle)"
 loopfs 40
-J=(--ioengine="external:$B/txn.so" --directory="$LFS" --flavor=mysql --innodb_log_file_size=1m
+J=(--ioengine="external:$B/txn.so" --calibration=none --directory="$LFS" --flavor=mysql --innodb_log_file_size=1m
 	--innodb_doublewrite=0 --txn_prefill=0 --txn_profile=oltp_read_write --checkpoint_timeout=0
 	--thread --time_based --max_binlog_size=16m)
 # the log files first, then the file system full: the binlog (made anew) cannot grow

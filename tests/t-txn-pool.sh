@@ -11,7 +11,7 @@ run() {	# run NAME TRACE ARGS...
 	local n=$1 tr=$2; shift 2
 	mkdir -p "$TMP/$n"
 	strace -f -qq -y -e trace=$tr -o "$TMP/$n.strace" \
-		"$FIO" --output-format=json --output="$TMP/$n.json" --name="$n" --ioengine="external:$E" \
+		"$FIO" --output-format=json --output="$TMP/$n.json" --name="$n" --ioengine="external:$E" --calibration=none \
 		--directory="$TMP/$n" --rw=write --flavor=mysql --innodb_log_file_size=2m "$@" \
 		2>"$TMP/$n.err" || { cat "$TMP/$n.err"; fail "$n: fio failed"; }
 	[ "$(json "$TMP/$n.json" "d['jobs'][0]['error']")" = 0 ] || { cat "$TMP/$n.err"; fail "$n: fio error"; }

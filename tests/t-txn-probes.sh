@@ -28,7 +28,7 @@ run() {	# run NAME DIR ARGS...
 	local n=$1 d=$2; shift 2
 	mkdir -p "$d"
 	strace -f -qq -y -e trace=lseek,pwrite64 -o "$TMP/$n.strace" \
-		"$FIO" --output-format=json --output="$TMP/$n.json" --name="$n" --ioengine="external:$E" \
+		"$FIO" --output-format=json --output="$TMP/$n.json" --name="$n" --ioengine="external:$E" --calibration=none \
 		--directory="$d" --rw=write --scale=1 --number_ios=$N --wal_segment_size=1m "$@" \
 		2>"$TMP/$n.err" || { cat "$TMP/$n.err"; fail "$n: fio failed"; }
 	[ "$(json "$TMP/$n.json" "d['jobs'][0]['write']['total_ios']")" = $N ] ||

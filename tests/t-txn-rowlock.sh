@@ -14,7 +14,7 @@ run() {	# run NAME ARGS...
 	local n=$1; shift
 	mkdir -p "$TMP/$n"
 	strace -f -qq -e trace=fdatasync -o "$TMP/$n.strace" \
-		"$FIO" --output-format=json --output="$TMP/$n.json" --name="$n" --ioengine="external:$E" \
+		"$FIO" --output-format=json --output="$TMP/$n.json" --name="$n" --ioengine="external:$E" --calibration=none \
 		--directory="$TMP/$n" --rw=write --numjobs=$N --group_reporting --scale=1 \
 		--number_ios=$PER --rtt=1ms --debug_flush_delay=50ms "$@" \
 		2>"$TMP/$n.err" || { cat "$TMP/$n.err"; fail "$n: fio failed"; }

@@ -11,7 +11,7 @@ mkdir -p "$TMP/d"
 # tables 16384 (sbtest1, ~2700 pages) and 16385 (sbtest1_k_1, ~250 pages);
 # 256 kB pool = 16 frames: a random leaf is resident with probability < 16/250
 strace -f -qq -y -e trace=pread64 -o "$TMP/d.strace" \
-	"$FIO" --output-format=json --output="$TMP/d.json" --name=d --ioengine="external:$E" \
+	"$FIO" --output-format=json --output="$TMP/d.json" --name=d --ioengine="external:$E" --calibration=none \
 	--directory="$TMP/d" --rw=write --flavor=mariadb --innodb_log_file_size=2m \
 	--txn_profile=oltp_read_write --table_size=100000 --innodb_buffer_pool_size=256k \
 	--checkpoint_timeout=0 --number_ios=600 2>"$TMP/d.err" || { cat "$TMP/d.err"; fail "fio failed"; }

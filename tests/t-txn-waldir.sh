@@ -13,7 +13,7 @@ run() {	# run NAME ARGS...: 2 connections of tpcb under strace, 150 transactions
 	local n=$1; shift
 	mkdir -p "$TMP/$n/data" "$TMP/$n/wal"
 	strace -f -qq -y -e trace=pwrite64,fdatasync,fsync -o "$TMP/$n.strace" \
-		"$FIO" --output-format=json --output="$TMP/$n.json" --name="$n" --ioengine="external:$E" \
+		"$FIO" --output-format=json --output="$TMP/$n.json" --name="$n" --ioengine="external:$E" --calibration=none \
 		--directory="$TMP/$n/data" --rw=write --numjobs=2 --group_reporting --number_ios=150 \
 		--txn_profile=tpcb --scale=1 --shared_buffers=256k --checkpoint_timeout=1 --rtt=2ms "$@" \
 		2>"$TMP/$n.err" || { cat "$TMP/$n.err"; fail "$n: fio failed"; }
@@ -47,7 +47,7 @@ ws=$(calls fdatasync "$d/$wal" same)
 ok "no waldir: the WAL ($ws fdatasync) beside the tables"
 
 for st in cephfs rbd; do
-	"$FIO" --name=bad --ioengine="external:$E" --directory="$TMP" --rw=write --number_ios=1 \
+	"$FIO" --name=bad --ioengine="external:$E" --calibration=none --directory="$TMP" --rw=write --number_ios=1 \
 		--store=$st --waldir="$TMP/sep/wal" >"$TMP/bad-$st.out" 2>&1 && fail "store=$st accepted waldir="
 	grep -q "^txn: waldir=$TMP/sep/wal: only store=posix, uring or aio have directories (store=$st)" "$TMP/bad-$st.out" ||
 		{ cat "$TMP/bad-$st.out"; fail "store=$st: no one-line refusal of waldir="; }
@@ -57,7 +57,7 @@ ok "store=cephfs and rbd refuse waldir= in one line"
 mkdir -p "$TMP/two/a" "$TMP/two/b" "$TMP/two/data"
 # long enough (>= 100 x 7 x 2 ms) that the first job is still open when the second
 # one's init runs (fio inits each job in its thread, after it is released)
-"$FIO" --ioengine="external:$E" --directory="$TMP/two/data" --rw=write --number_ios=100 --rtt=2ms --scale=1 \
+"$FIO" --ioengine="external:$E" --calibration=none --directory="$TMP/two/data" --rw=write --number_ios=100 --rtt=2ms --scale=1 \
 	--name=one --waldir="$TMP/two/a" --name=two --waldir="$TMP/two/b" >"$TMP/two.out" 2>&1
 grep -q "^txn: database posix:$TMP/two/data is already open by another job with another waldir: .* give this job its own directory$" "$TMP/two.out" ||
 	{ cat "$TMP/two.out"; fail "two connections of one database with other waldirs were not refused"; }

@@ -20,7 +20,7 @@ cpu() {	# cpu NAME ARGS...: $NAME = the user+sys seconds of fio's job, pinned to
 	local n=$1; shift
 	mkdir -p "$TMP/$n"
 	taskset -c 0 "$FIO" --output-format=json --output="$TMP/$n.json" --name="$n" \
-		--ioengine="external:$E" --directory="$TMP/$n" --rw=write --txn_profile=read_only \
+		--ioengine="external:$E" --calibration=none --directory="$TMP/$n" --rw=write --txn_profile=read_only \
 		--number_ios=200 "$@" 2>"$TMP/$n.err" || { cat "$TMP/$n.err"; fail "$n: fio failed"; }
 	printf -v "$n" '%s' "$(json "$TMP/$n.json" "round((d['jobs'][0]['usr_cpu'] + d['jobs'][0]['sys_cpu']) / 100 * d['jobs'][0]['job_runtime'] / 1000, 4)")"
 	[ -n "${!n}" ] || fail "$n: no CPU in fio's JSON"
@@ -62,7 +62,7 @@ timing_check "$dcold >= 1.5 * $dhot" \
 	"evicted, cpu_working_set=4m: the same work cost +${dcold}s of CPU, back to back +${dhot}s: not 1.5x dearer cold"
 ok "evicted between statements: the 4 MB working set's work cost +$dcold s of CPU (back to back +$dhot s), the spin's +$dspin s"
 # a working set fio cannot have is refused in one line
-out=$("$FIO" --name=big --ioengine="external:$E" --directory="$TMP" --rw=write --txn_profile=read_only \
+out=$("$FIO" --name=big --ioengine="external:$E" --calibration=none --directory="$TMP" --rw=write --txn_profile=read_only \
 	--number_ios=1 --cpu_working_set=2g 2>&1) && fail "cpu_working_set=2g accepted"
 printf '%s\n' "$out" | grep -q "cpu_working_set" || fail "cpu_working_set=2g: no line naming the option: $out"
 ok "cpu_working_set=2g refused: $(printf '%s\n' "$out" | grep -m1 cpu_working_set)"

@@ -150,7 +150,6 @@ int fio_engine_check_opts(struct thread_data *td, const char *engine)
 	for (o = td->io_ops->options; o && o->name; o++) {
 		const char *typed = typed_value(td, o->name);
 		unsigned long long max = o->maxval ? o->maxval : UINT_MAX;
-		const char *want;
 		unsigned int v;
 
 		if (o->type == FIO_OPT_INT || o->type == FIO_OPT_BOOL) {
@@ -162,22 +161,31 @@ int fio_engine_check_opts(struct thread_data *td, const char *engine)
 				return 1;
 			}
 		}
-		if (o->type != FIO_OPT_INT && o->type != FIO_OPT_BOOL &&
-		    o->type != FIO_OPT_ULL && o->type != FIO_OPT_STR_VAL &&
-		    o->type != FIO_OPT_STR_VAL_TIME)
-			continue;
-		while (typed && isspace((unsigned char)*typed))
-			typed++;
-		if (typed && *typed == '-') {
-			log_err("%s: %s=%s: must not be negative (fio's parser would keep "
-				"the default)\n", engine, o->name, typed);
+		if (typed && fio_engine_check_typed(o, typed, engine))
 			return 1;
-		}
-		if (typed && (want = bad_number(o, typed))) {
-			log_err("%s: %s=%s: expected %s (fio's parser would take another "
-				"number from it)\n", engine, o->name, typed, want);
-			return 1;
-		}
+	}
+	return 0;
+}
+
+int fio_engine_check_typed(const struct fio_option *o, const char *typed, const char *engine)
+{
+	const char *want;
+
+	if (o->type != FIO_OPT_INT && o->type != FIO_OPT_BOOL &&
+	    o->type != FIO_OPT_ULL && o->type != FIO_OPT_STR_VAL &&
+	    o->type != FIO_OPT_STR_VAL_TIME)
+		return 0;
+	while (isspace((unsigned char)*typed))
+		typed++;
+	if (*typed == '-') {
+		log_err("%s: %s=%s: must not be negative (fio's parser would keep "
+			"the default)\n", engine, o->name, typed);
+		return 1;
+	}
+	if ((want = bad_number(o, typed))) {
+		log_err("%s: %s=%s: expected %s (fio's parser would take another "
+			"number from it)\n", engine, o->name, typed, want);
+		return 1;
 	}
 	return 0;
 }

@@ -121,6 +121,13 @@ int fio_store_check_version(const char *engine);
 int fio_engine_check_opts(struct thread_data *td, const char *engine);
 
 /*
+ * The typed value of one numeric engine option, as fio_engine_check_opts()
+ * checks it (a '-', units fio misreads); 0, or 1 after one log_err line.
+ * For values that reach fio's parser another way (calibration=, fio_calib.c).
+ */
+int fio_engine_check_typed(const struct fio_option *o, const char *typed, const char *engine);
+
+/*
  * Setup-time checks in fio's main process: the fio version, the options
  * (fio_engine_check_opts), one directory= (not fio's "a:b"), and forces thread=1 (librados, librbd and
  * libcephfs do not survive fork). Returns 0 or 1 after one log_err line.

@@ -8,7 +8,10 @@
  * Each statement first spends the database's non-storage time: a client
  * round trip (rtt, slept) and its parse/catalog CPU (cpu_per_stmt, ddl_cpu:
  * burned as thread CPU time; dbtime.c, shared with txn), 0 by default; a
- * calibrated profile (jobs/metastorm-profiles/) sets them.
+ * calibrated profile sets them (calibration=, from jobs/metastorm-profiles/).
+ * Without one a statement is its file calls only: the per-syscall table and
+ * the storage's share, which is what several jobs ask, so no profile is not
+ * refused here (txn refuses: its tps without one is no database's).
  * fio's latency of an io_u is the whole statement, timed here (fio's
  * fileoperations engines do the same). Every call is counted, and timed
  * unless syscall_table=0, per (DDL type, call) by the store layer, under the
@@ -29,6 +32,7 @@
 #include "fio.h"
 #include "optgroup.h"
 
+#include "glue/fio_calib.h"
 #include "glue/fio_store.h"
 #include "metastorm.h"
 
@@ -49,6 +53,8 @@ struct metastorm_options {
 	unsigned long long rtt;		/* usec */
 	unsigned long long cpu;		/* usec */
 	char *ddl_cpu;
+	char *calibration;		/* calibration= as typed */
+	char calib_id[FIO_CALIB_ID_LEN];	/* the applied profile's identity */
 };
 
 #define MS_MAX_STMT_NS	10000000000ull	/* 10 s of CPU or round trip per statement */
@@ -56,8 +62,14 @@ struct metastorm_options {
 
 #define T struct metastorm_options
 
+static int ms_calibration(void *data, const char *value);
+
 static struct fio_option options[] = {
 	FIO_STORE_OPTIONS(T, so),
+	FIO_CALIB_OPTION(T, calibration, ms_calibration,
+		"The round trip and CPU of a real database's DDL: postgres15 or mariadb1011 "
+		"(shipped), a profile file written by lab/ddlcalib (a path with a '/'), or none "
+		"(the default: file calls only); options after it override it"),
 	FIO_ENGINE_OPT(T, "ddl_mix", FIO_OPT_STR_STORE, ddl_mix,
 		"DDL mix, op:weight,... of create, drop, open, rename",
 		"create:50,drop:30,open:20"),
@@ -103,6 +115,13 @@ static struct fio_option options[] = {
 };
 
 #undef T
+
+static int ms_calibration(void *data, const char *value)
+{
+	struct metastorm_options *o = data;
+
+	return fio_calib_apply("metastorm", o, value, options, o->calib_id);
+}
 
 /* "create:50,drop:30" -> weights; 0 or one log_err line */
 static int parse_mix(const char *s, unsigned int mix[MS_NR_DDL], unsigned int *total)

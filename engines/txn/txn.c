@@ -27,6 +27,7 @@
 #include "optgroup.h"
 
 #include "dbtime/dbtime.h"
+#include "glue/fio_calib.h"
 #include "glue/fio_store.h"
 #include "txn.h"
 #include "redolog/redolog_opts.h"
@@ -80,6 +81,10 @@ struct txn_options {
 	char *waldir;
 	unsigned long long flush_wait;		/* usec */
 	unsigned long long debug_flush;		/* usec */
+	char *calibration;			/* calibration= as typed */
+	/* the applied profile's identity, for the summary: calibration=, then
+	 * its header's first two lines (what it calibrates; host and date) */
+	char calib_id[FIO_CALIB_ID_LEN];
 };
 
 /* flavor= not given: pgbench's transaction on PostgreSQL (RL_FLAVOR_HELP says so) */
@@ -90,8 +95,14 @@ struct txn_options {
 #define TEN_S	10000000	/* usec */
 
 /* a pool holds at least 16 pages: 8k (postgres) or 16k (mysql/mariadb) */
+static int txn_calibration(void *data, const char *value);
+
 static struct fio_option options[] = {
 	FIO_STORE_OPTIONS(T, so),
+	FIO_CALIB_OPTION(T, calibration, txn_calibration,
+		"The round trip, CPU and log of a real database: postgres15 or mariadb1011 "
+		"(shipped), a profile file written by lab/txncalib (a path with a '/'), or "
+		"none (uncalibrated defaults); options after it override it"),
 	FIO_ENGINE_CHOICE(T, "txn_profile", profile, "Transaction", "tpcb",
 		{ .ival = "tpcb", .oval = TP_TPCB, .help = "pgbench's TPC-B-like transaction" },
 		{ .ival = "oltp_read_write", .oval = TP_OLTP_RW, .help = "sysbench oltp_read_write" },
@@ -189,6 +200,13 @@ static struct fio_option options[] = {
 };
 
 #undef T
+
+static int txn_calibration(void *data, const char *value)
+{
+	struct txn_options *o = data;
+
+	return fio_calib_apply("txn", o, value, options, o->calib_id);
+}
 
 #define REFUSE(...) do { log_err("txn: " __VA_ARGS__); return 1; } while (0)
 
@@ -344,6 +362,11 @@ static int fio_txn_setup(struct thread_data *td)
 
 	if (fio_store_setup(td, "txn", &o->so))
 		return 1;
+	/* an include that did not reach this host (fio --server) leaves none */
+	if (!o->calibration || !*o->calibration)
+		REFUSE("no calibration: set calibration=postgres15|mariadb1011, calibration=FILE "
+		       "written by lab/txncalib, or calibration=none to run with the engine's "
+		       "uncalibrated defaults\n");
 	ignored(o);
 	if (o->after_reply && !(o->client_thread && o->client_cpu))
 		fprintf(stderr, "txn: cpu_after_reply=%u: ignored without a client thread to overlap "
