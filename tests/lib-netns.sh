@@ -18,7 +18,8 @@
 # netns_hosts N        make $NS-c and $NS-1..N (skip when not root / no netns)
 # netns_cluster        start the cluster in $NS-c; sets MH_CONF (its ceph.conf)
 # netns_server I [ENV=VALUE...]
-#                      fio --server on 10.77.I.2:$MH_PORT in $NS-I, working
+#                      fio --server on 10.77.I.2:$MH_PORT in $NS-I, host name
+#                      hostI (a UTS namespace of its own), working
 #                      directory $TMP/hostI, stderr in $TMP/hostI.log,
 #                      CEPH_CONF=$MH_CONF and ENV in its environment
 # on_hub CMD...        run CMD in $NS-c with CEPH_CONF=$MH_CONF (the client,
@@ -87,8 +88,10 @@ netns_server() {
 	local i=$1 p
 	shift
 	mkdir -p "$TMP/host$i"
-	(cd "$TMP/host$i" && exec ip netns exec "$NS-$i" env CEPH_CONF="$MH_CONF" "$@" \
-		"$FIO_BIN" --server="ip:10.77.$i.2,$MH_PORT" >>"$TMP/host$i.log" 2>&1) &
+	# its own UTS namespace too: host name hostI, as the client names it ("<hostI> ...")
+	(cd "$TMP/host$i" && exec ip netns exec "$NS-$i" unshare --uts env CEPH_CONF="$MH_CONF" "$@" \
+		sh -c 'hostname "$0" && exec "$@"' "host$i" "$FIO_BIN" --server="ip:10.77.$i.2,$MH_PORT" \
+		>>"$TMP/host$i.log" 2>&1) &
 	p=$!
 	MH_SERVERS+=("$p")
 	for _ in $(seq 100); do

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Description: rbdsnap through fio --client on two netns hosts: own image per host (rbd snap ls), client JSON, as locally
+# Description: rbdsnap via fio --client on two netns hosts: own image each (rbd snap ls), tables at the client, JSON as local
 # Timeout: 300
 . "$(dirname "$0")/lib.sh"
 . "$REPO/tests/lib-netns.sh"
@@ -82,6 +82,16 @@ py client-hosts "$TMP/client.json" 1 10.77.1.2 10.77.2.2 >"$TMP/client.res" ||
 	{ cat "$TMP/client.res" "$TMP/client.out"; fail "per-host job files: not one good job from each host"; }
 # one file, both sections (two files would run one after the other: stonewall)
 { cat "$TMP/mh1.fio"; sed -n '/^\[mh2\]/,$p' "$TMP/mh2.fio"; } >"$TMP/local.fio"
+# the engine's table reached the client through fio's log (the client writes
+# a server's log lines, "<host> ...", into --output before the JSON), not the
+# server's stderr, where nobody would read it
+for i in 1 2; do
+	grep -q "^<host$i> rbdsnap: mh$i: rbd/mh-$i, .*run [0-9a-f]\{8\}" "$TMP/client.json" &&
+		grep -q "^<host$i>   phase  *secs  *ios" "$TMP/client.json" ||
+		{ cat "$TMP/client.json" "$TMP/host$i.log"; fail "host$i's rbdsnap table did not reach the client"; }
+	grep -q "phase  *secs  *ios" "$TMP/host$i.log" && fail "host$i's rbdsnap table went to the server's stderr"
+done
+ok "each host's rbdsnap table reached the client, prefixed <host1>, <host2>"
 (cd "$TMP" && on_hub "$FIO_BIN" --output-format=json --output="$TMP/local.json" local.fio) >"$TMP/local.err" 2>&1 ||
 	{ cat "$TMP/local.err"; fail "the same two jobs run locally failed"; }
 for i in 1 2; do

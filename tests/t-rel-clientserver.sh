@@ -89,6 +89,16 @@ for e in $ENG; do
 				{ json "$d/cs.snap.json" "d['events']"; fail "rbdsnap: $d/cs.snap.json: no snapshot created, or not as many removed"; }
 		done ;;
 	esac
+	# the engine's end-of-job table reached the client through fio's log: the
+	# client writes each server's lines, "<host> ...", into --output before the JSON
+	case $e in
+	redolog) t="redolog: job redolog-cs: flavor=postgres" ;;
+	metastorm) t="metastorm: DDL statements (job metastorm-cs," ;;
+	rbdsnap) t="rbdsnap: rbdsnap-cs: rbd/$IMG-1, " ;;
+	*) t= ;;
+	esac
+	[ -z "$t" ] || [ "$(grep -cF "> $t" "$TMP/$e.json")" = 2 ] ||
+		{ grep "^<" "$TMP/$e.json"; fail "$e: the table of each server did not reach the client"; }
 	ok "$e: on both servers, $(cat "$TMP/$e.res") in $((SECONDS - s)) s"
 done
 ls "$S1" "$S2" | grep -q "^storeio-cs" && fail "storeio left its files: $(ls "$S1")"

@@ -3,7 +3,9 @@
  * parser lets through, the store connection in the job's thread, and the
  * per-call latency report.
  * Tables go to stderr and the JSON sidecar, never through fio's log: with
- * --output=FILE fio writes its log into the file users parse as JSON.
+ * --output=FILE fio writes its log into the file users parse as JSON. Under
+ * fio --server, where stderr stays on the server, fio_report.h sends them
+ * through the log to the client.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -19,6 +21,7 @@
 
 #include "store/json_out.h"
 #include "fio_store.h"
+#include "fio_report.h"
 
 /*
  * fio exports its version string (it links -rdynamic). Weak: a fio binary
@@ -357,9 +360,12 @@ void fio_store_report(struct thread_data *td, const char *engine,
 		return;
 	store_lat_rows(s, rows);
 	if (o->lat_table) {
+		struct fio_report r;
+
 		snprintf(title, sizeof(title), "%s: store calls (job %s, store=%s)",
 			 engine, td->o.name, store_backend_name(s->cfg.backend));
-		latstat_print_table(stderr, title, rows, SOP_NR);
+		latstat_print_table(fio_report_begin(&r), title, rows, SOP_NR);
+		fio_report_end(&r);
 	}
 	if (o->lat_json && *o->lat_json)
 		fio_store_sidecar(td, engine, "lat_json", o->lat_json, 2, lat_json_body, &a);

@@ -13,6 +13,7 @@
 
 #include "fio.h"
 
+#include "glue/fio_report.h"
 #include "glue/fio_store.h"
 #include "store/json_out.h"
 #include "metastorm.h"
@@ -59,6 +60,8 @@ static void print_tables(struct thread_data *td, struct ms_data *md,
 {
 	struct latstat_row rows[MC_NR + MS_NR_PHASE];
 	uint64_t nops = 0;
+	struct fio_report r;
+	FILE *f = fio_report_begin(&r);
 	char title[256];
 	int p;
 
@@ -71,39 +74,40 @@ static void print_tables(struct thread_data *td, struct ms_data *md,
 	snprintf(title, sizeof(title), "metastorm: DDL statements (job %s, flavor=%s, "
 		 "store=%s): %llu ops", td->o.name, flavor_names[md->flavor],
 		 store_backend_name(md->store->cfg.backend), (unsigned long long)nops);
-	latstat_print_table(stderr, title, rows, MS_NR_DDL);
+	latstat_print_table(f, title, rows, MS_NR_DDL);
 	if (md->dt.rtt_due_ns || md->dt.cpu_ns) {
-		fprintf(stderr, "metastorm: non-storage time in the statements above: rtt %lluus; cpu",
+		fprintf(f, "metastorm: non-storage time in the statements above: rtt %lluus; cpu",
 			(unsigned long long)md->rtt_ns / 1000);
 		for (p = 0; p < MS_NR_DDL; p++)
-			fprintf(stderr, " %s %lluus", ms_phase_names[p],
+			fprintf(f, " %s %lluus", ms_phase_names[p],
 				(unsigned long long)md->cpu_ns[p] / 1000);
-		fprintf(stderr, "; slept %.3f ms, burned %.3f ms of thread CPU\n",
+		fprintf(f, "; slept %.3f ms, burned %.3f ms of thread CPU\n",
 			md->dt.rtt_ns / 1e6, md->dt.cpu_ns / 1e6);
 	}
 
 	call_rows(rows, total);
 	snprintf(title, sizeof(title), "metastorm: syscalls of all DDL statements (job %s)",
 		 td->o.name);
-	latstat_print_table(stderr, title, rows, MC_NR);
+	latstat_print_table(f, title, rows, MC_NR);
 	for (p = 0; p < MS_NR_DDL; p++) {
 		if (!md->ops[p])
 			continue;
 		call_rows(rows, store_phase_lat(md->store, p));
 		snprintf(title, sizeof(title), "metastorm: syscalls of %s (%llu ops)",
 			 ms_phase_names[p], (unsigned long long)md->ops[p]);
-		latstat_print_table(stderr, title, rows, MC_NR);
+		latstat_print_table(f, title, rows, MC_NR);
 	}
-	fprintf(stderr, "metastorm: not in the tables above (no io_u pays for them):");
+	fprintf(f, "metastorm: not in the tables above (no io_u pays for them):");
 	for (p = MS_NR_DDL; p < MS_NR_PHASE; p++) {
 		uint64_t n = 0;
 		int c;
 
 		for (c = 0; c < MC_NR; c++)
 			n += phase_count(md, p, c);
-		fprintf(stderr, " %s %llu calls%s", ms_phase_names[p], (unsigned long long)n,
+		fprintf(f, " %s %llu calls%s", ms_phase_names[p], (unsigned long long)n,
 			p + 1 < MS_NR_PHASE ? "," : "\n");
 	}
+	fio_report_end(&r);
 }
 
 static void json_counts(struct json_out *j, const char *key, const uint64_t *count)

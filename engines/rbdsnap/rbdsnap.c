@@ -24,6 +24,7 @@
 #include "fio.h"
 #include "optgroup.h"
 
+#include "glue/fio_report.h"
 #include "glue/fio_store.h"
 
 struct rbdsnap_iou {
@@ -503,6 +504,7 @@ static int fio_rbdsnap_init(struct thread_data *td)
 static void rbdsnap_finish(struct thread_data *td, struct rbdsnap_data *sd)
 {
 	struct rbdsnap_options *o = td->eo;
+	struct fio_report r;
 	struct rs_meta m = {
 		.job = td->o.name, .pool = o->pool_name, .image = o->rbd_name,
 		.runid = sd->sched.runid, .prefix = o->snap_prefix, .cache = sd->cache,
@@ -545,7 +547,8 @@ static void rbdsnap_finish(struct thread_data *td, struct rbdsnap_data *sd)
 	/* no snapshot, though the schedule asked: the job failed, whatever the error */
 	if (sd->sched.cfg.snapshots && !m.created && m.create_failed)
 		td_verror(td, -m.create_err, "rbd_snap_create");
-	rs_report_print(stderr, &sd->rep, &m);
+	rs_report_print(fio_report_begin(&r), &sd->rep, &m);
+	fio_report_end(&r);
 	if (o->snap_json) {
 		struct rs_json_arg a = { .r = &sd->rep, .m = &m };
 

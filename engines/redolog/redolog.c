@@ -24,6 +24,7 @@
 #include "fio.h"
 #include "optgroup.h"
 
+#include "glue/fio_report.h"
 #include "glue/fio_store.h"
 #include "redolog.h"
 #include "redolog_opts.h"
@@ -301,6 +302,7 @@ static void fio_redolog_cleanup(struct thread_data *td)
 	struct redolog_options *o = td->eo;
 	struct redolog_data *rd = td->io_ops_data;
 	struct rl_stats *st = &rd->log.st;
+	struct fio_report r;
 	uint64_t ns;
 
 	if (!rd)
@@ -310,7 +312,7 @@ static void fio_redolog_cleanup(struct thread_data *td)
 		if (!rd->log.c.skip_flush && !rl_log_write(&rd->log, 1, &ns))
 			rl_ack(td, rd, rd->log.lsn);
 		rl_trace_check(td, rd, 1);
-		fprintf(stderr, "redolog: job %s: flavor=%s store=%s commits=%llu groups=%llu "
+		fprintf(fio_report_begin(&r), "redolog: job %s: flavor=%s store=%s commits=%llu groups=%llu "
 			"writes=%llu flushes=%llu bytes=%llu pad_bytes=%llu max_group=%llu "
 			"recycled=%llu wraps=%llu lsn=%llu\n", td->o.name,
 			rl_flavor_name(rd->log.c.g.flavor), store_backend_name(rd->store->cfg.backend),
@@ -319,6 +321,7 @@ static void fio_redolog_cleanup(struct thread_data *td)
 			(unsigned long long)st->bytes, (unsigned long long)st->pad_bytes,
 			(unsigned long long)st->max_group, (unsigned long long)st->recycles,
 			(unsigned long long)st->wraps, (unsigned long long)rd->log.lsn);
+		fio_report_end(&r);
 	}
 	if (rd->log_open)
 		rl_log_close(&rd->log);
