@@ -14,7 +14,9 @@
 #   make results    all set-up + their full versions -> results/
 #   make bench      side-by-side benchmarks -> results/bench.md
 #   make fidelity   real PostgreSQL/MariaDB vs dbfio on local, CephFS, ext4-on-RBD -> results/fidelity.md
-#   make install    engines into $(LIBDIR)/fio
+#   make install    engines and libdbfio.so into $(LIBDIR)/dbfio, job files into
+#                   $(PREFIX)/share/dbfio/jobs, dbfio-* commands, man pages;
+#                   make uninstall removes exactly that
 #   make clean      objects, engines, tools; make distclean: also the clusters
 #                   tools/cluster and the seed 003 experiment started, and build/
 #
@@ -133,7 +135,7 @@ HEADERS := $(wildcard engines/*/*.h)
 # keep the objects make would treat as intermediate
 .SECONDARY:
 
-.PHONY: all check check-quick lint mutants demo results bench fidelity install clean distclean deps configure setup
+.PHONY: all check check-quick lint mutants demo results bench fidelity install uninstall clean distclean deps configure setup
 
 all: $(LIBDBFIO) $(ENGINE_SO) $(TOOLS) $(UNIT_TESTS)
 
@@ -258,9 +260,40 @@ bench: setup
 fidelity: setup
 	@lab/fidelity page
 
-install: all
-	install -d $(DESTDIR)$(LIBDIR)/fio
-	install -m 0755 $(LIBDBFIO) $(ENGINE_SO) $(DESTDIR)$(LIBDIR)/fio/
+# make install / make uninstall (tools/install.d/install.sh, docs/setup.md
+# "Installing"): PREFIX and LIBDIR come from configure; Debian packaging
+# passes DESTDIR, PREFIX=/usr and LIBDIR=/usr/lib/<multiarch>. A LIBDIR that
+# configure defaulted to PREFIX/lib follows a PREFIX given to make.
+CONF_PREFIX := $(shell sed -n 's/^PREFIX := //p' $(CB)/config.mk 2>/dev/null)
+ifeq ($(origin LIBDIR),file)
+ifeq ($(LIBDIR),$(CONF_PREFIX)/lib)
+LIBDIR := $(PREFIX)/lib
+endif
+endif
+BINDIR = $(PREFIX)/bin
+DATADIR = $(PREFIX)/share
+MANDIR = $(DATADIR)/man
+# the engines and libdbfio.so in a folder of dbfio's own: libdbfio is private
+# (the engines find it by their $$ORIGIN rpath, never the system's library
+# path), and $(LIBDIR)/fio is where a fio built with dynamic engines keeps
+# its own fio-<engine>.so
+ENGDIR = $(LIBDIR)/dbfio
+SHAREDIR = $(DATADIR)/dbfio
+# the version: VERSION, and the commit when this is a git checkout
+DBFIO_VERSION = $(shell cat VERSION)$(shell git log -1 --format=+git%cd.%h --date=format:%Y%m%d 2>/dev/null)
+INSTALL_ENV = DESTDIR='$(DESTDIR)' ENGDIR='$(ENGDIR)' BINDIR='$(BINDIR)' JOBDIR='$(SHAREDIR)/jobs' \
+	PYDIR='$(SHAREDIR)/python' MAN7DIR='$(MANDIR)/man7' SHAREDIR='$(SHAREDIR)' B='$(B)' \
+	ENGINES='$(ENGINES)' ENGMAN='$(B)/engman' VERSION='$(DBFIO_VERSION)'
+
+# the man page generator: reads an engine's option table (fio's headers, not installed)
+$(B)/engman: man/engman.c $(CB)/config.mk
+	$(QUIET_LINK)$(CC) $(BASE_CFLAGS) $(FIO_CFLAGS) $(CFLAGS) -o $@ $< -ldl
+
+install: all $(B)/engman
+	$(Q)$(INSTALL_ENV) tools/install.d/install.sh install
+
+uninstall:
+	$(Q)$(INSTALL_ENV) tools/install.d/install.sh uninstall
 
 # every engine, also those a configuration without a library left out
 clean:

@@ -67,7 +67,7 @@ out=$(make -C "$S" -n check 2>&1)
 grep -q "tools/deps" <<<"$out" || fail "make -n check (configured) does not reach tools/deps: $out"
 make -C "$S" -s install DESTDIR="$TMP/dest" >"$TMP/install.log" 2>&1 || { cat "$TMP/install.log"; fail "make install"; }
 libdir=$(sed -n 's/^LIBDIR := //p' "$S/build/config.mk")
-[ -f "$TMP/dest$libdir/fio/storeio.so" ] || fail "make install put no storeio.so in \$DESTDIR$libdir/fio"
+[ -f "$TMP/dest$libdir/dbfio/storeio.so" ] || fail "make install put no storeio.so in \$DESTDIR$libdir/dbfio"
 no_calls "make -n check / make install (configured)"
 ok "configured: make built $(ls "$S"/build/*.so | wc -l) engines, make install installed them, nothing installed as a package"
 
