@@ -16,7 +16,7 @@
 #   make fidelity   real PostgreSQL/MariaDB vs dbfio on local, CephFS, ext4-on-RBD -> results/fidelity.md
 #   make install    engines and libdbfio.so into $(LIBDIR)/dbfio, job files into
 #                   $(PREFIX)/share/dbfio/jobs, dbfio-* commands, man pages;
-#                   make uninstall removes exactly that
+#                   make uninstall removes exactly that; make deb: a .deb in $(B)/
 #   make clean      objects, engines, tools; make distclean: also the clusters
 #                   tools/cluster and the seed 003 experiment started, and build/
 #
@@ -135,7 +135,7 @@ HEADERS := $(wildcard engines/*/*.h)
 # keep the objects make would treat as intermediate
 .SECONDARY:
 
-.PHONY: all check check-quick lint mutants demo results bench fidelity install uninstall clean distclean deps configure setup
+.PHONY: all check check-quick lint mutants demo results bench fidelity install uninstall deb clean distclean deps configure setup
 
 all: $(LIBDBFIO) $(ENGINE_SO) $(TOOLS) $(UNIT_TESTS)
 
@@ -294,6 +294,11 @@ install: all $(B)/engman
 
 uninstall:
 	$(Q)$(INSTALL_ENV) tools/install.d/install.sh uninstall
+
+# dbfio_<version>_<arch>.deb in $(B)/, built by debhelper (debian/) in a copy
+# of this tree under $(B)/deb, so the package build never touches build/
+deb:
+	$(Q)FIO_SRC='$(FIO_SRC)' B='$(B)' VERSION='$(DBFIO_VERSION)' tools/install.d/deb.sh
 
 # every engine, also those a configuration without a library left out
 clean:

@@ -1,0 +1,70 @@
+#!/bin/bash
+# Description: make deb; apt-get install it: a job runs from anywhere (strace), man dbfio, ldd; purge leaves no file
+# Timeout: 900
+# In full: make deb builds dbfio_<version>_<arch>.deb (debhelper, in a copy of the tree); its control
+# file depends on the installed fio's exact version and on the Ceph, libaio and liburing libraries;
+# apt-get install ./dbfio_*.deb; the installed pgpage-with-redolog.fio runs from a scratch directory
+# with only its own variables, its engines loaded from the package's folder (strace); man dbfio and
+# every engine's page (against fio --enghelp); the tree's engines still load the tree's libdbfio
+# (ldd) and libdbfio is not on the system's library path (ldconfig -p); apt-get purge leaves no file
+# the package had (dpkg -L before) and no new path naming dbfio (find before/after). The package is
+# purged on every exit; a dbfio installed before the test is never touched (the test refuses).
+. "$(dirname "$0")/lib.sh"
+. "$REPO/tests/lib-install.sh"
+[ "$(id -u)" = 0 ] || skip "needs root (apt-get install)"
+command -v dpkg-buildpackage >/dev/null && [ -d /usr/share/perl5/Debian/Debhelper ] ||
+	fail_or_skip "debhelper/dpkg-dev missing (tools/deps installs them)"
+command -v man >/dev/null && command -v strace >/dev/null || fail_or_skip "man-db or strace missing"
+if dpkg-query -W -f='${db:Status-Abbrev}' dbfio 2>/dev/null | grep -q '^.i'; then
+	fail "a dbfio package is already installed: this test would remove it (apt-get purge dbfio first)"
+fi
+ARCH=$(dpkg --print-architecture) MA=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
+E=/usr/lib/$MA/dbfio J=/usr/share/dbfio/jobs
+# what names dbfio outside the build and the tests' temporary files, before
+listing() { find /usr /etc /opt /var/lib/dpkg/info -xdev -iname '*dbfio*' 2>/dev/null | sort; }
+listing >"$TMP/before"
+
+t0=$SECONDS
+make -C "$REPO" --no-print-directory -s B="$B" deb >"$TMP/deb.log" 2>&1 || fail "make deb: $(tail -5 "$TMP/deb.log")"
+deb=$(tail -1 "$TMP/deb.log")
+case $deb in /*) ;; *) deb=$REPO/$deb ;; esac
+[ -f "$deb" ] || fail "make deb printed no package: $(tail -3 "$TMP/deb.log")"
+case $(basename "$deb") in dbfio_*_"$ARCH".deb) ;; *) fail "not dbfio_<version>_$ARCH.deb: $deb" ;; esac
+dep=$(dpkg-deb -f "$deb" Depends)
+fio_v=$(dpkg-query -W -f='${Version}' fio)
+for want in "fio (= $fio_v)" librados2 librbd1 libcephfs2 libaio1 liburing2 python3; do
+	grep -qF "$want" <<<"$dep" || fail "Depends lacks $want: $dep"
+done
+ok "make deb: $(basename "$deb") in $((SECONDS - t0)) s, Depends: $dep"
+
+# from here on the package is purged on every exit
+at_exit "DEBIAN_FRONTEND=noninteractive apt-get purge -y -q dbfio >/dev/null 2>&1"
+t0=$SECONDS
+DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$deb" >"$TMP/apt.log" 2>&1 ||
+	fail "apt-get install $deb: $(tail -5 "$TMP/apt.log")"
+dpkg -L dbfio >"$TMP/files" || fail "dpkg -L dbfio after the install"
+ok "apt-get install: $(wc -l <"$TMP/files") paths in $((SECONDS - t0)) s"
+
+installed_job_runs "$E" "$J/pgpage-with-redolog.fio"
+ok "the installed pgpage-with-redolog.fio ran from a scratch directory: engines from $E (strace), WAL and relations on disk"
+
+t=$(LC_ALL=C MANWIDTH=200 man dbfio 2>&1) || fail "man dbfio: $t"
+grep -qF "$E" <<<"$t" && grep -qF "$J" <<<"$t" || fail "man dbfio does not name $E and $J"
+pages_match_enghelp "$E" /usr/share/man/man7
+ok "man dbfio names the folders; $PAGES_OPTIONS options on the engines' pages as fio --enghelp lists them"
+
+# the tree's engines keep the tree's libdbfio; the package's is on no library path
+l=$(ldd "$B/txn.so" | grep libdbfio)
+grep -qF "=> $B/libdbfio.so" <<<"$l" || fail "with the package installed, $B/txn.so loads: $l"
+l=$(ldd "$E/txn.so" | grep libdbfio)
+grep -qF "=> $E/libdbfio.so" <<<"$l" || fail "the package's txn.so loads: $l"
+! ldconfig -p | grep -q libdbfio || fail "libdbfio is on the system's library path: $(ldconfig -p | grep libdbfio)"
+ok "ldd: $B/txn.so -> $B/libdbfio.so, $E/txn.so -> $E/libdbfio.so; ldconfig -p has no libdbfio"
+
+t0=$SECONDS
+DEBIAN_FRONTEND=noninteractive apt-get purge -y -q dbfio >"$TMP/purge.log" 2>&1 || fail "apt-get purge dbfio: $(tail -3 "$TMP/purge.log")"
+left=$(while IFS= read -r f; do [ -f "$f" ] || [ -L "$f" ] && echo "$f"; done <"$TMP/files")
+[ -z "$left" ] || fail "apt-get purge left files of the package: $(head -5 <<<"$left")"
+listing >"$TMP/after"
+diff "$TMP/before" "$TMP/after" >"$TMP/diff" || fail "paths naming dbfio differ after the purge: $(head -5 "$TMP/diff")"
+ok "apt-get purge in $((SECONDS - t0)) s: none of the package's files and no new path naming dbfio left"
