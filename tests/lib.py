@@ -1387,6 +1387,85 @@ def sidecar_atomic(trace, *paths):
         print(f"{p}: written as {os.path.basename(tmp)}, renamed, parses")
 
 
+def _txn_summary_text(path):
+    """The txn summaries printed on stderr (txn_sum.c's block), by database."""
+    out, cur = {}, None
+    pats = {"clients": r"number of clients: (\d+)", "transactions": r"number of transactions actually processed: (\d+)",
+            "avg": r"latency average = ([\d.]+) ms", "p95": r"latency p95 = ([\d.]+) ms",
+            "p99": r"latency p99 = ([\d.]+) ms", "tps": r"tps = ([\d.]+)",
+            "cpf": r"commits per flush = ([\d.]+) \((\d+) commits, (\d+) log flushes\)"}
+    for line in open(path, errors="replace"):
+        m = re.match(r"txn: summary of database \S+?:(.*)$", line.rstrip("\n"))
+        if m:
+            assert m.group(1) not in out, f"database {m.group(1)}: a second summary in {path}"
+            cur = out[m.group(1)] = {}
+            continue
+        for k, p in pats.items():
+            m = re.fullmatch(p, line.rstrip("\n"))
+            if m and cur is not None and k not in cur:
+                cur[k] = [float(x) for x in m.groups()] if k == "cpf" else float(m.group(1))
+    return out
+
+
+@command
+def txn_summary(fio_json, stderr, trace, *dbs):
+    """txn-summary FIO_JSON STDERR STRACE DIR:GROUP:CONNS:SUMMARY_JSON...: fio's JSON (group_reporting,
+    one reporting group a database) agrees with txn's summary of each database on stderr (printed
+    once) and in its summary_json: transactions = total ios, tps = ios over the group's runtime,
+    latency average, p95 and p99 = fio's clat (histograms: 2 % + 20 us); commits per flush = fio's
+    ios over the fdatasync calls strace -f -y saw on files in DIR (5 %: set-up and close sync too;
+    STRACE -: not checked)."""
+    d = fiojson.load(fio_json)
+    syncs = {}
+    for c in dbstrace.calls(trace) if trace != "-" else ():
+        f = c.path
+        if c.call == "fdatasync" and f and not c.failed:
+            syncs[os.path.dirname(f)] = syncs.get(os.path.dirname(f), 0) + 1
+    text = _txn_summary_text(stderr)
+    assert len(text) == len(dbs), f"{len(text)} summaries on stderr for {len(dbs)} databases: {sorted(text)}"
+
+    def near(name, ours, fios, rel, absolute=0.0):
+        ok = abs(ours - fios) <= rel * fios + absolute
+        print(f"  {name}: txn {ours:.6g}, fio {fios:.6g}{'' if ok else '  <-- differs'}")
+        return ok
+
+    bad = 0
+    for spec in dbs:
+        dirname, group, conns, side = spec.split(":")
+        jobs = [j for j in d["jobs"] if j["groupid"] == int(group)]
+        assert len(jobs) == 1, f"group {group}: {len(jobs)} job entries (group_reporting=1?)"
+        w = jobs[0]["write"]
+        ios, iops = w["total_ios"], w["iops"]
+        clat = w["clat_ns"]
+        pct = clat["percentile"]
+        t = text.get(dirname)
+        assert t is not None, f"no summary of {dirname} on stderr ({sorted(text)})"
+        js = json.load(open(side))
+        print(f"{dirname} (group {group}): fio {ios} ios, {iops:.2f} iops, clat mean {clat['mean']:.0f} ns")
+        for src, v in (("stderr", {"clients": t["clients"], "transactions": t["transactions"], "tps": t["tps"],
+                                   "avg": t["avg"] * 1e6, "p95": t["p95"] * 1e6, "p99": t["p99"] * 1e6}),
+                       ("summary_json", {"clients": js["connections"], "transactions": js["transactions"],
+                                         "tps": js["tps"], "avg": js["latency_ns"]["avg"],
+                                         "p95": js["latency_ns"]["p95"], "p99": js["latency_ns"]["p99"]})):
+            print(f" {src}:")
+            ok = v["clients"] == int(conns) and v["transactions"] == ios
+            print(f"  connections {v['clients']:.0f} (want {conns}), transactions {v['transactions']:.0f}"
+                  f" (fio's ios {ios}){'' if ok else '  <-- differs'}")
+            ok &= near("tps", v["tps"], iops, 0.01)
+            ok &= near("latency average ns", v["avg"], clat["mean"], 0.02, 20e3)
+            ok &= near("latency p95 ns", v["p95"], pct["95.000000"], 0.02, 20e3)
+            ok &= near("latency p99 ns", v["p99"], pct["99.000000"], 0.02, 20e3)
+            bad |= not ok
+        if trace == "-":
+            continue
+        n = syncs.get(dirname, 0)
+        assert n, f"no fdatasync on a file in {dirname} in {trace}"
+        ok = near("commits per flush (stderr)", t["cpf"][0], ios / n, 0.05)
+        ok &= near("commits per flush (summary_json)", js["commits_per_flush"], ios / n, 0.05)
+        bad |= not ok
+    return 1 if bad else 0
+
+
 @command
 def rbdsnap_snap_names(path, prefix):
     """rbdsnap-snap-names SNAP_JSON PREFIX: the schedule, events and timeline carry the prefix."""

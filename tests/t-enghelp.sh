@@ -11,7 +11,7 @@
 #
 # Free-text options: names of files, pools, images, prefixes; no range, no choices.
 FREE=" ceph_conf clientname pool rbdname store_root lat_json ddl_mix table_json log_prefix lsn_file
-	write_trace checkpoint_log txn_group_trace waldir ddl_cpu clustername snap_prefix snap_json calibration"
+	write_trace checkpoint_log txn_group_trace waldir ddl_cpu clustername snap_prefix snap_json calibration summary_json"
 FREE=" $(echo $FREE) "
 # Documented limits, by hand from the databases' manuals (engine option min max):
 SPOT="redolog innodb_flush_log_at_trx_commit 0 2

@@ -320,7 +320,10 @@ int fio_store_sidecar(struct thread_data *td, const char *engine, const char *op
 	char path[4096], what[4200];
 	int r;
 
-	fio_store_sidecar_path(td, base, path, sizeof(path));
+	if (td)
+		fio_store_sidecar_path(td, base, path, sizeof(path));
+	else
+		snprintf(path, sizeof(path), "%s", base);
 	r = json_sidecar(path, pretty, body, arg, what, sizeof(what));
 	if (r)
 		/* stderr, not log_err: with --output=FILE fio writes its log into the JSON */

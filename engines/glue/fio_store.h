@@ -183,7 +183,8 @@ void fio_store_sidecar_path(struct thread_data *td, const char *base,
  * A failure is one stderr line (not log_err: with --output=FILE fio writes
  * its log into the JSON) naming the engine, the option, the path and the
  * cause: "<engine>: <opt>=<path>: <call>(<file>) failed: <cause>".
- * 0, or -errno.
+ * td NULL: a sidecar of something the jobs share (txn's summary_json, one a
+ * database), at base as given. 0, or -errno.
  */
 int fio_store_sidecar(struct thread_data *td, const char *engine, const char *opt,
 		      const char *base, int pretty, json_body_fn body, void *arg);

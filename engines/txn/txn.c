@@ -43,12 +43,14 @@ struct txn_data {
 	struct txn_client client;	/* client_thread=1: the client's half (txn_client.c) */
 	uint64_t key[TXN_MAX_KEYS];
 	unsigned int fpi;		/* full-page images of this transaction */
+	struct txn_sum *sum;		/* this connection's part of the summary */
 };
 
 struct txn_options {
 	void *pad;	/* fio stores td here; off1 must not be 0 */
 	struct store_opts so;
 	unsigned int profile;			/* enum txn_profile_id */
+	char *summary_json;			/* the database's summary as JSON */
 	struct rl_opts rl;			/* the log model's options, shared with redolog */
 	unsigned int scale;
 	unsigned long long table_size;
@@ -188,6 +190,9 @@ static struct fio_option options[] = {
 	  .maxlen = sizeof(((struct txn_db_cfg *)0)->waldir) },
 	FIO_ENGINE_OPT(T, "txn_group_trace", FIO_OPT_STR_STORE, group_trace,
 		"Local file: one line per log flush with the number of commits it covered", NULL),
+	FIO_ENGINE_OPT(T, "summary_json", FIO_OPT_STR_STORE, summary_json,
+		"Local file: the database's summary (transactions, tps, latency, commits per "
+		"flush) as JSON, written once per database by its last connection", NULL),
 	FIO_ENGINE_RANGE(T, "flush_wait", FIO_OPT_STR_VAL_TIME, flush_wait,
 		"Wall time a log flush waits beyond its calls, slept inside the flush (commits "
 		"behind it wait and group): the real database's flush waits this much longer than "
@@ -290,6 +295,19 @@ static int wal_dir(struct txn_options *o, struct txn_db_cfg *c)
 }
 
 /* Resolve the options; one line naming option and value for a rule fio cannot check. */
+/*
+ * The summary's calibration lines: calibration= (the profile, the machine
+ * and date it was measured on), and the options a calibration sets as this
+ * job has them (a later option overrides the profile).
+ */
+static void calib_text(const struct txn_options *o, struct txn_db_cfg *c)
+{
+	snprintf(c->calibration, sizeof(c->calibration), "%s", o->calib_id);
+	snprintf(c->timing, sizeof(c->timing), "rtt=%lluus cpu_per_stmt=%lluus client_cpu_per_stmt=%lluus "
+		 "commit_cpu=%lluus background_cpu=%lluus flush_wait=%lluus", o->rtt, o->cpu,
+		 o->client_cpu, o->commit_cpu, o->bg_cpu, o->flush_wait);
+}
+
 static int txn_config(struct thread_data *td, struct txn_db_cfg *c)
 {
 	struct txn_options *o = td->eo;
@@ -312,6 +330,7 @@ static int txn_config(struct thread_data *td, struct txn_db_cfg *c)
 	c->ckpt.timeout_ns = o->checkpoint_timeout * 1000000000ull;
 	c->ckpt.target = 0.9;
 	c->ckpt.flush_after_pages = c->log.postgres ? (256 << 10) / c->page_size : 0;
+	calib_text(o, c);
 	return 0;
 }
 
@@ -425,6 +444,12 @@ static int fio_txn_init(struct thread_data *td)
 		goto out;
 	}
 	tx->io_ok = 1;
+	tx->sum = calloc(1, sizeof(*tx->sum));
+	if (!tx->sum) {
+		log_err("txn: out of memory\n");
+		td_verror(td, ENOMEM, "txn init");
+		goto out;
+	}
 	if (dbtime_ws_init(&tx->dt, o->cpu_ws)) {
 		log_err("txn: cpu_working_set=%llu: out of memory\n", o->cpu_ws);
 		td_verror(td, ENOMEM, "cpu_working_set");
@@ -467,6 +492,27 @@ static int ckpt_failed(struct thread_data *td, struct txn_data *tx)
 	return err;
 }
 
+/*
+ * The last connection of the database prints its summary (stderr) and
+ * writes summary_json= (one file a database: the name as given).
+ */
+static void db_summary(struct thread_data *td, struct txn_data *tx)
+{
+	struct txn_options *o = td->eo;
+	struct txn_sum_info info;
+	struct txn_sum *sum = NULL;
+
+	if (!txn_db_detach(tx->db, stderr, tx->sum, &sum, &info) || !sum)
+		return;
+	txn_sum_print(stderr, sum, &info);
+	if (o->summary_json && *o->summary_json) {
+		struct txn_sum_json a = { .s = sum, .in = &info };
+
+		fio_store_sidecar(NULL, "txn", "summary_json", o->summary_json, 2, txn_sum_json, &a);
+	}
+	free(sum);
+}
+
 static void fio_txn_cleanup(struct thread_data *td)
 {
 	struct txn_options *o = td->eo;
@@ -485,7 +531,8 @@ static void fio_txn_cleanup(struct thread_data *td)
 		txn_io_free(&tx->io);
 	dbtime_exit(&tx->dt);
 	if (tx->db)
-		txn_db_detach(tx->db, stderr);
+		db_summary(td, tx);
+	free(tx->sum);
 	if (tx->store) {
 		fio_store_report(td, "txn", &o->so, tx->store);
 		store_exit(tx->store);
@@ -626,6 +673,7 @@ static int transaction(struct thread_data *td, struct txn_data *tx)
 static enum fio_q_status fio_txn_queue(struct thread_data *td, struct io_u *io_u)
 {
 	struct txn_data *tx = td->io_ops_data;
+	uint64_t t0;
 	int ret;
 
 	fio_ro_check(td, io_u);
@@ -636,7 +684,11 @@ static enum fio_q_status fio_txn_queue(struct thread_data *td, struct io_u *io_u
 		return FIO_Q_COMPLETED;
 	}
 	atomic_fetch_add(&tx->db->log.active, 1);
+	t0 = latstat_now_ns();
 	ret = transaction(td, tx);
+	/* as fio's statistics: none booked during ramp_time */
+	if (!ret && !in_ramp_time(td))
+		txn_sum_add(tx->sum, t0, latstat_now_ns());
 	atomic_fetch_sub(&tx->db->log.active, 1);
 	tx->txns++;
 	if (ret) {

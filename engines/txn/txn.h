@@ -238,8 +238,58 @@ void txn_bgcpu_add(struct txn_bgcpu *b);
 void txn_bgcpu_stop(struct txn_bgcpu *b);
 
 /* ---- the database: shared by its connections ---- */
+/*
+ * The database's summary in the user's words (txn_sum.c): its transactions,
+ * tps and latency as pgbench and sysbench print them. Every connection
+ * counts its own (struct txn_sum, one thread's) and merges it into the
+ * database's as it detaches; the last one prints it. The latency histogram
+ * is log-linear, fio's scheme with 128 sub-buckets a power of two (fio's
+ * 64), a percentile the middle of its bucket: within 0.4 % of the exact one.
+ */
+#define TXN_SUM_BITS		7
+#define TXN_SUM_SUB		(1u << TXN_SUM_BITS)
+#define TXN_SUM_BUCKETS		(48u << TXN_SUM_BITS)	/* up to 2^47 ns */
+
+struct txn_sum {
+	uint64_t count, sum_ns;
+	uint64_t first_ns, last_ns;	/* first transaction's start, last one's end */
+	/*
+	 * merged: the longest connection's first..last, as fio's group runtime
+	 * is its longest job's (connections start apart: the first loads)
+	 */
+	uint64_t span_ns;
+	unsigned int conns;		/* connections merged */
+	uint64_t bucket[TXN_SUM_BUCKETS];
+};
+
+/* What the summary says beside the counts (copied: the jobs' options go first). */
+struct txn_sum_info {
+	const char *db;			/* the database: store:directory */
+	const char *profile;		/* txn_profile= */
+	const char *flavor;
+	const char *calibration;	/* calibration=: the profile, its machine and date */
+	const char *timing;		/* the values of the options a calibration sets */
+	uint64_t commits, flushes;	/* the log's, the whole run */
+};
+
+void txn_sum_add(struct txn_sum *s, uint64_t start_ns, uint64_t end_ns);
+void txn_sum_merge(struct txn_sum *dst, const struct txn_sum *src);
+/* fio's rule: the first bucket whose running count reaches p % of the count */
+uint64_t txn_sum_pct(const struct txn_sum *s, double p);
+double txn_sum_tps(const struct txn_sum *s);
+void txn_sum_print(FILE *f, const struct txn_sum *s, const struct txn_sum_info *in);
+/* The summary as one JSON object (summary_json=), a json_body_fn's arguments. */
+struct json_out;
+struct txn_sum_json {
+	const struct txn_sum *s;
+	const struct txn_sum_info *in;
+};
+void txn_sum_json(struct json_out *j, void *arg);
+
 struct txn_db_cfg {
 	char key[512];			/* store + directory + prefix */
+	char calibration[512];		/* txn_sum_info.calibration and .timing */
+	char timing[256];
 	char waldir[512];		/* the log's directory ("": the database's) */
 	struct store_config store;
 	struct txn_profile prof;
@@ -269,14 +319,21 @@ struct txn_db {
 	atomic_ullong append_rows[TXN_MAX_TABLES];
 	uint64_t ck_stats[3];		/* checkpoints, pages written, fsyncs (after close) */
 	char store_root[4096];
+	struct txn_sum sum;		/* the connections', merged as they detach */
 };
 
 /* Find or create the database; on failure err gets one line and *errp the -errno. */
 struct txn_db *txn_db_attach(const struct txn_db_cfg *c, char *err, size_t errlen, int *errp);
 /* The checkpointer's first error (-errno; msg: its line), or 0. Any connection. */
 int txn_db_ckpt_error(struct txn_db *db, const char **msg);
-/* Last connection out closes it; returns 1 when this call closed it (summary printed to f). */
-int txn_db_detach(struct txn_db *db, FILE *f);
+/*
+ * Last connection out closes it; returns 1 when this call closed it (summary
+ * printed to f): then *sum (the connections' txn_sum merged, this one's
+ * too) and *info are the database's, for the caller to write and free.
+ * mine: this connection's, or NULL.
+ */
+int txn_db_detach(struct txn_db *db, FILE *f, const struct txn_sum *mine,
+		  struct txn_sum **sum, struct txn_sum_info *info);
 uint64_t txn_db_gpage(const struct txn_db *db, unsigned int table, uint64_t page);
 /*
  * A connection's client on the database's host (pgbench, sysbench): a thread

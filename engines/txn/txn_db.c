@@ -471,12 +471,15 @@ static void summary(struct txn_db *db, FILE *f)
 		(unsigned long long)db->locks.st.waits, db->locks.st.wait_ns / 1e6);
 }
 
-int txn_db_detach(struct txn_db *db, FILE *f)
+int txn_db_detach(struct txn_db *db, FILE *f, const struct txn_sum *mine,
+		  struct txn_sum **sum, struct txn_sum_info *info)
 {
 	struct txn_db **pp;
 	int last;
 
 	pthread_mutex_lock(&reg_lock);
+	if (mine)
+		txn_sum_merge(&db->sum, mine);
 	last = --db->refs == 0;
 	if (last) {
 		for (pp = &reg; *pp != db; pp = &(*pp)->next)
@@ -488,6 +491,21 @@ int txn_db_detach(struct txn_db *db, FILE *f)
 		return 0;
 	db_close(db);	/* the log's last flush first: the summary counts it */
 	summary(db, f);
+	*sum = malloc(sizeof(**sum) + 4 * 512);
+	if (*sum) {
+		char *txt = (char *)(*sum + 1);
+
+		**sum = db->sum;
+		snprintf(txt, 512, "%s", db->c.key);
+		snprintf(txt + 512, 512, "%s", db->c.prof.name);
+		snprintf(txt + 1024, 512, "%s", db->c.calibration);
+		snprintf(txt + 1536, 512, "%s", db->c.timing);
+		*info = (struct txn_sum_info){
+			.db = txt, .profile = txt + 512, .calibration = txt + 1024, .timing = txt + 1536,
+			.flavor = rl_flavor_name(db->c.log.rl.g.flavor),
+			.commits = db->log.st.commits, .flushes = db->log.st.flushes,
+		};
+	}
 	free(db);
 	return 1;
 }
