@@ -90,7 +90,7 @@ for db in postgres mariadb; do
 	awk -v p="$pps" 'BEGIN { exit !(p > 1 && p < 50) }' ||
 		{ cat "$TMP/$db.fio"; fail "$db: pages_per_stmt=$pps, not within 1..50"; }
 	grep -q "^;   lab/txncalib .*--out $TMP/$db.fio" "$TMP/$db.fio" || fail "$db: the command is not in the header"
-	# how the VM's idle vCPUs waited, as the kernel says (sysfs read here, not by wakeup.py)
+	# how the VM's idle vCPUs waited, as the kernel says (sysfs read here, not by dbfio.host)
 	hp=/sys/module/haltpoll/parameters/guest_halt_poll_ns
 	if [ -r $hp ]; then want="guest_halt_poll_ns=$(cat $hp) "; else want="no cpuidle-haltpoll"; fi
 	grep -q "^; $want" "$TMP/$db.fio" || { cat "$TMP/$db.fio"; fail "$db: the header does not say '$want'"; }
