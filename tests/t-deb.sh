@@ -25,7 +25,9 @@ listing() { find /usr /etc /opt /var/lib/dpkg/info -xdev -iname '*dbfio*' 2>/dev
 listing >"$TMP/before"
 
 t0=$SECONDS
+md5sum "$B"/*.so >"$TMP/tree.md5" || fail "no engines in $B (make B=$B first)"
 make -C "$REPO" --no-print-directory -s B="$B" deb >"$TMP/deb.log" 2>&1 || fail "make deb: $(tail -5 "$TMP/deb.log")"
+md5sum --quiet -c "$TMP/tree.md5" >"$TMP/md5.out" 2>&1 || fail "make deb changed the tree's build: $(head -3 "$TMP/md5.out")"
 deb=$(tail -1 "$TMP/deb.log")
 case $deb in /*) ;; *) deb=$REPO/$deb ;; esac
 [ -f "$deb" ] || fail "make deb printed no package: $(tail -3 "$TMP/deb.log")"
@@ -35,7 +37,7 @@ fio_v=$(dpkg-query -W -f='${Version}' fio)
 for want in "fio (= $fio_v)" librados2 librbd1 libcephfs2 libaio1 liburing2 python3; do
 	grep -qF "$want" <<<"$dep" || fail "Depends lacks $want: $dep"
 done
-ok "make deb: $(basename "$deb") in $((SECONDS - t0)) s, Depends: $dep"
+ok "make deb: $(basename "$deb") in $((SECONDS - t0)) s, $B untouched (md5sum), Depends: $dep"
 
 # from here on the package is purged on every exit
 at_exit "DEBIAN_FRONTEND=noninteractive apt-get purge -y -q dbfio >/dev/null 2>&1"
@@ -59,7 +61,13 @@ grep -qF "=> $B/libdbfio.so" <<<"$l" || fail "with the package installed, $B/txn
 l=$(ldd "$E/txn.so" | grep libdbfio)
 grep -qF "=> $E/libdbfio.so" <<<"$l" || fail "the package's txn.so loads: $l"
 ! ldconfig -p | grep -q libdbfio || fail "libdbfio is on the system's library path: $(ldconfig -p | grep libdbfio)"
-ok "ldd: $B/txn.so -> $B/libdbfio.so, $E/txn.so -> $E/libdbfio.so; ldconfig -p has no libdbfio"
+# an engine without a libdbfio beside it finds none: the package's is on no search path
+mkdir -p "$TMP/lone" && cp "$B/txn.so" "$TMP/lone/" || fail "cp $B/txn.so"
+l=$(ldd "$TMP/lone/txn.so" | grep libdbfio)
+grep -q "not found" <<<"$l" || fail "an engine alone finds a libdbfio on the system's path: $l"
+bad=$(grep -E '\.so(\.|$)' "$TMP/files" | grep -v "^$E/")
+[ -z "$bad" ] || fail "the package has shared objects outside $E: $bad"
+ok "ldd: $B/txn.so -> $B/libdbfio.so, $E/txn.so -> $E/libdbfio.so, a lone txn.so: not found; ldconfig -p has no libdbfio"
 
 t0=$SECONDS
 DEBIAN_FRONTEND=noninteractive apt-get purge -y -q dbfio >"$TMP/purge.log" 2>&1 || fail "apt-get purge dbfio: $(tail -3 "$TMP/purge.log")"

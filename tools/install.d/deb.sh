@@ -34,7 +34,10 @@ dbfio ($VERSION) unstable; urgency=medium
 EOT
 # the copy has no .git: its Makefile must compute the same version
 sed -i "s|^DBFIO_VERSION = .*|DBFIO_VERSION = $VERSION|" "$S/Makefile"
-(cd "$S" && FIO_SRC=$FIO_SRC dpkg-buildpackage -b -us -uc -j"$(nproc)") >"$W/build.log" 2>&1 ||
+# make's command-line variables (B=, PREFIX=, ...) reach every sub-make through
+# MAKEFLAGS: the package's own make must not see them (B= would build into this tree)
+(cd "$S" && env -u MAKEFLAGS -u MFLAGS -u MAKEOVERRIDES -u MAKELEVEL -u B -u DBFIO_BUILD \
+	FIO_SRC="$FIO_SRC" dpkg-buildpackage -b -us -uc -j"$(nproc)") >"$W/build.log" 2>&1 ||
 	die "dpkg-buildpackage failed: $(tail -5 "$W/build.log") (all of it in $W/build.log)"
 deb=$(ls "$W"/dbfio_*.deb)
 mv -f "$deb" "$B/"
