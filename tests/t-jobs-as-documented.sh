@@ -8,8 +8,8 @@
 # (RUNTIME, N, DATA_IOS; seed 003's schedule and rbdsnap-churn's through the environment their
 # Run lines read, VAR=${VAR:-default}), the RBD jobs get an image of the test's own (IMAGE, read
 # the same way) and the running cluster's CEPH_CONF, and fio writes JSON (--output-format=json
-# --output=out.json). The repository root is a scratch copy of its shape (jobs/ and build/ as
-# symlinks, build/ to this build), and /tmp is private to each job file (a mount namespace):
+# --output=out.json). The repository root is a scratch copy of its shape (jobs/ and build/
+# bind-mounted, build/ from this build), and /tmp is private to each job file (a mount namespace):
 # the Run lines write /tmp and sidecars into fio's working directory, and two job files run
 # side by side. No job file needs GlusterFS or a real database to run: all run.
 . "$(dirname "$0")/lib.sh"
@@ -29,6 +29,8 @@ for j in "${jobs[@]}"; do
 	for v in $(grep -v '^[[:space:]]*[#;]' "$j" | grep -o '\${[A-Za-z_][A-Za-z0-9_]*}' | tr -d '${}' | sort -u); do
 		[[ " $cmd " == *" $v="* ]] || fail "$j: the Run line does not set \${$v}: $cmd"
 	done
+	# ${SWEEP_POINT_DIR} is tools/sweep's alone: under plain fio it is empty and ${SWEEP_POINT_DIR}/x is /x
+	! grep -q '^[^#;]*\${SWEEP_POINT_DIR}' "$j" || fail "$j: writes under \${SWEEP_POINT_DIR} (/ under plain fio)"
 	# an include is parsed where the job file is, never on a fio --server (calibration= is)
 	! grep -q '^[[:space:]]*include ' "$j" || fail "$j: an include (use calibration=NAME)"
 	cmds+=("$cmd")
@@ -41,7 +43,6 @@ if [ $need_ceph = 1 ]; then
 	need_cluster
 	have_backend RBD || fail "configure found no librbd"
 fi
-before=$(ls / | sort)
 units=()
 # wait_unit: a job file's run done (whichever ends first); its lines shown, its failure the test's
 wait_unit() {
@@ -67,9 +68,7 @@ for i in "${order[@]}"; do
 	j=${jobs[i]} cmd=${cmds[i]}
 	n=$((n + 1))
 	P=$TMP/p$n		# this job file's /tmp; the repository root is /tmp/root in it
-	mkdir -p "$P/root"
-	ln -s "$REPO/jobs" "$P/root/jobs"
-	ln -s "$B" "$P/root/build"
+	mkdir -p "$P/root/jobs" "$P/root/build"	# bind mounts of $REPO/jobs and $B (either may be under /tmp)
 	# run length only (and JSON out)
 	run=$(sed -E 's/(^| )RUNTIME=[0-9]+/\1RUNTIME=2/; s/(^| )N=[0-9]+/\1N=20/; s/(^| )DATA_IOS=[0-9]+/\1DATA_IOS=4/' <<<"$cmd")
 	run=${run/ fio / fio --output-format=json --output=out.json }
@@ -91,9 +90,10 @@ for i in "${order[@]}"; do
 	(
 	t0=$SECONDS
 	d=$P/root
-	# shellcheck disable=SC2016 # $1, $2: expanded by the inner shell
-	unshare -m --propagation private bash -c 'mount --bind "$1" /tmp && cd /tmp/root && shift && exec env -i "$@"' \
-		_ "$P" "${envs[@]}" FIO="$FIO" bash -c "$run" >"$d/log" 2>&1 ||
+	# shellcheck disable=SC2016 # $1..$3: expanded by the inner shell
+	unshare -m --propagation private bash -c 'mount --bind "$2" "$1/root/jobs" && mount --bind "$3" "$1/root/build" &&
+		mount --rbind "$1" /tmp && cd /tmp/root && shift 3 && exec env -i "$@"' \
+		_ "$P" "$REPO/jobs" "$B" "${envs[@]}" FIO="$FIO" bash -c "$run" >"$d/log" 2>&1 ||
 		{ tail -30 "$d/log"; fail "$j: '$cmd' failed from the repository root (ran: $run)"; }
 	[ -s "$d/out.json" ] || { tail -30 "$d/log"; fail "$j: no JSON from fio"; }
 	# every fio job did I/O (read, write or trim), none reports an error
@@ -111,6 +111,4 @@ for i in "${order[@]}"; do
 	[ ${#units[@]} -ge 2 ] && wait_unit
 done
 while [ ${#units[@]} -gt 0 ]; do wait_unit; done
-after=$(ls / | sort)
-[ "$before" = "$after" ] || fail "files appeared in /: $(comm -13 <(echo "$before") <(echo "$after") | tr '\n' ' ')"
 ok "${#jobs[@]} job files ran as their headers say"
