@@ -931,6 +931,64 @@ def sweep_summary(path):
     print(len(r), sum(x["status"] == "ok" and float(x["write.iops"]) > 0 for x in r))
 
 
+def _fio_json_text(path):
+    """fio's --output JSON, parsed here (anything fio printed before it skipped)."""
+    t = open(path).read()
+    return json.loads(t[t.index("{"):])
+
+
+@command
+def sweep_repeats(run, repeats, metric, *points):
+    """sweep-repeats RUN N METRIC POINT...: tools/sweep --repeats N left N fio JSONs a point
+    (POINT/rep<i>/point.json); fio's timestamps show the repeats interleaved (every point's rep i
+    before any rep i+1); summary.csv's METRIC and "METRIC min"/"max" are the median, min and max of
+    METRIC (a dotted path into the job's JSON) over them; summary.md shows the spread; the plot has
+    one error bar a point."""
+    n = int(repeats)
+    runs, want = [], {}
+    for pt in points:
+        vals = []
+        for i in range(1, n + 1):
+            d = _fio_json_text(os.path.join(run, pt, f"rep{i}", "point.json"))
+            v = d["jobs"][0]
+            for k in metric.split("."):
+                v = v[k]
+            vals.append(v)
+            runs.append((d["timestamp_ms"], i, pt))
+        vals.sort()
+        med = vals[n // 2] if n % 2 else (vals[n // 2 - 1] + vals[n // 2]) / 2
+        want[pt] = (med, vals[0], vals[-1])
+        print(f"{pt}: {metric} over {n} repeats {[round(x, 3) for x in vals]}: median {med:.6g}")
+    order = [i for _, i, _ in sorted(runs)]
+    assert order == sorted(order), f"repeats not interleaved: by fio's timestamps {sorted(runs)}"
+    rows = {}
+    with open(os.path.join(run, "summary.csv")) as f:
+        head = f.readline().rstrip("\n").split(",")
+        for line in f:
+            r = dict(zip(head, line.rstrip("\n").split(",")))
+            rows["_".join(f"{k}={r[k]}" for k in head[:head.index("status")])] = r
+    bad = 0
+    for pt, (med, lo, hi) in want.items():
+        r = rows[pt]
+        got = tuple(float(r[c]) for c in (metric, f"{metric} min", f"{metric} max"))
+        ok = all(abs(g - w) <= 1e-6 * max(1.0, abs(w)) for g, w in zip(got, (med, lo, hi)))
+        print(f"  summary.csv {pt}: {got} (want {(med, lo, hi)}){'' if ok else '  <-- differs'}")
+        bad |= not ok
+        bad |= r["repeats"] != f"{n}/{n}"
+    md = open(os.path.join(run, "summary.md")).read()
+    spread = re.findall(r"\| [^|\n]+ \| ok \| %d/%d \|.*\(.+–.+\)" % (n, n), md)
+    print(f"  summary.md: {len(spread)} rows with a (min–max) spread")
+    bad |= len(spread) != len(points)
+    svg = glob.glob(os.path.join(run, "plot-*.svg"))
+    for f in svg:
+        k = open(f).read().count('class="errorbar"')
+        if k != len(points):
+            print(f"  {os.path.basename(f)}: {k} error bars, want {len(points)}")
+            bad = 1
+    assert svg, "no plot"
+    return 1 if bad else 0
+
+
 @command
 def svg_lines(path, n):
     """svg-lines FILE N: an SVG with N polylines."""
