@@ -285,9 +285,13 @@ INSTALL_ENV = DESTDIR='$(DESTDIR)' ENGDIR='$(ENGDIR)' BINDIR='$(BINDIR)' JOBDIR=
 	PYDIR='$(SHAREDIR)/python' MAN7DIR='$(MANDIR)/man7' SHAREDIR='$(SHAREDIR)' B='$(B)' \
 	ENGINES='$(ENGINES)' ENGMAN='$(B)/engman' VERSION='$(DBFIO_VERSION)'
 
-# the man page generator: reads an engine's option table (fio's headers, not installed)
-$(B)/engman: man/engman.c $(CB)/config.mk
-	$(QUIET_LINK)$(CC) $(BASE_CFLAGS) $(FIO_CFLAGS) $(CFLAGS) -o $@ $< -ldl
+# the man page generator: reads an engine's option table (fio's headers, not
+# installed), with a stand-in for each of fio's variables an engine may read
+$(B)/gen/fio_data.c: tools/install.d/fio-data.sh $(CB)/config.mk
+	@mkdir -p $(dir $@)
+	$(Q)tools/install.d/fio-data.sh '$(or $(FIO),fio)' >$@.tmp && mv $@.tmp $@
+$(B)/engman: man/engman.c $(B)/gen/fio_data.c $(CB)/config.mk
+	$(QUIET_LINK)$(CC) $(BASE_CFLAGS) $(FIO_CFLAGS) $(CFLAGS) -rdynamic -o $@ $< $(B)/gen/fio_data.c -ldl
 
 install: all $(B)/engman
 	$(Q)$(INSTALL_ENV) tools/install.d/install.sh install

@@ -4,7 +4,8 @@
  *   engman ENGINE.so VERSION ENGDIR > dbfio-ENGINE.7
  *
  * dlopen()s the engine as fio does (RTLD_LAZY: the fio functions it calls
- * stay unresolved, none runs), takes its exported `ioengine` (fio's
+ * stay unresolved, none runs; fio's variables it reads resolve to the
+ * stand-ins of tools/install.d/fio-data.sh), takes its exported `ioengine` (fio's
  * struct ioengine_ops) and walks ->options (fio's struct fio_option): every
  * option with its type, default, range (minval/maxval, minfp/maxfp, pow2),
  * choices (posval) and help, as troff. The page is generated, never
