@@ -13,29 +13,67 @@
 # of magnitude". A list of pivots ([1, 16]: grows, but less than linear)
 # splits the axis into several sides.
 #
-# Verdicts:
-#   reproduced      same side as the seed and within 2x of its factor
-#                   (threshold claims: the threshold holds for our median)
-#   direction only  same side, factor more than 2x off (threshold: not met);
-#                   also any verdict whose repeats (min-max) lie on both
-#                   sides of a pivot: the direction is not stable
-#   reversed        the other side (threshold: the opposite happens)
+# Verdicts (docs/experiments.md, "Claims and verdicts"), tested in this order; the first
+# that applies is the claim's:
 #   not attempted   no measurement (the reason says why)
+#   by construction the claim file marks it ("by_construction": why): an
+#                   expectation the set-up cannot fail (listed apart, no
+#                   verdict; "measured" keeps what the rules below would say)
+#   one run         one repeat: no verdict (make demo); the ratio is shown
+# factor claims (p = the reference pivot: the first of compare.pivot, default 1;
+# "log effect" of v = ln(v/p)):
+#   no effect       the median's log effect under a tenth of the seed's. First:
+#                   such a median shows no direction, so it can be neither
+#                   reversed nor weaker, whichever side it fell on. (The fixed
+#                   10 % band is for thresholds, which have no seed factor: on a
+#                   factor claim it would call 0.926 against the seed's 0.643,
+#                   17 % of its effect, no effect, and the seed's own 1.08 too.)
+#   reversed        the median on another side of the pivots than the seed's.
+#                   Before inconclusive: a median across, with a repeat or two
+#                   on the seed's side, is a reversal that some repeats missed.
+#   inconclusive    the median on the seed's side, a repeat on another side
+#                   (or on a pivot): the direction is not stable.
+#   reproduced      every repeat on the seed's side, the median within 2x of
+#                   the seed's factor and at least half its log effect.
+#   weaker          the rest: the seed's side, the effect not as the seed's
+#                   (the reason says "more than 2x beyond" when it is stronger).
+# threshold claims (compare.op/value, and compare.bound {"op", "value"}: the
+# side the seed implies, e.g. a gain above 1; each repeat must meet both):
+#   reproduced      every repeat meets the test.
+#   inconclusive    the median meets it, not every repeat does.
+#   reversed        a "within" band the median misses, or the median outside
+#                   compare.bound.
+#   no effect       (a seed with a side: its figure, or the way the test points
+#                   from the pivot, implied()) the median within 10 %
+#                   of the pivot (a factor of 1.1 either way: a/b, b/a agree).
+#   reversed        the median on another side of the pivots than the seed's
+#                   (or the seed has no side).
+#   inconclusive    the median on the seed's side, a repeat on another.
+#   weaker          the median on the seed's side, the test not met.
+# Each result carries "agree": how many repeats, judged one by one by the same
+# rules (inconclusive aside), have the claim's verdict.
 # The median of an even number of ratios is the geometric middle of the two
 # middle ones, so a/b and b/a give the same verdict.
 # Explanations ("differs" in the claim file, keyed by the claim's id) name the
 # verdicts they explain: [{"when": "reversed" | [...] | "any", "text": ...}];
 # a text is shown only beside a verdict it names. A reversed claim needs a
 # text whose "when" names "reversed" ("any" does not count): render() raises
-# MissingExplanation without one, so the page is not written.
+# MissingExplanation without one, so the page is not written. A text cites
+# figures of the run through placeholders, filled from the measurements:
+# {ours} {min} {max} {seed} {n} (this claim's), {claim:ID} (another claim's
+# median), {m:target/metric} (the median of one measurement).
 #
 # Standard library only; no fio, no files other than the claim file.
-import json, math, statistics
+import json, math, re, statistics
 
-VERDICTS = ("reproduced", "direction only", "reversed", "not attempted")
+VERDICTS = ("reproduced", "weaker", "no effect", "reversed", "inconclusive", "not attempted")
+APART = ("by construction", "one run")      # shown, no verdict
 KINDS = ("factor", "threshold")
 OPS = ("lt", "le", "gt", "ge", "within")
-WHEN = ("reproduced", "direction only", "reversed", "any")
+WHEN = VERDICTS[:-1] + APART + ("any",)
+NOISE = math.log(1.1)   # no effect: within 10 % of the pivot (either way: a/b and b/a agree)
+TENTH, HALF, OFF = 0.1, 0.5, 2.0
+PLACEHOLDER = re.compile(r"\{(ours|min|max|seed|n|claim:[\w.-]+|m:[^{}\s]+)\}")
 
 
 class ClaimError(Exception):
@@ -79,6 +117,13 @@ def load(path):
             raise ClaimError(f"{where}: compare.pivot must be a number > 0 or a list of them")
         if cmp["kind"] == "factor" and seed_value(c) in (piv if isinstance(piv, list) else [piv]):
             raise ClaimError(f"{where}: the seed's factor {seed_value(c):g} is a pivot: it has no side to reproduce")
+        bd = cmp.get("bound")
+        if bd is not None and (cmp["kind"] != "threshold" or not isinstance(bd, dict) or
+                               bd.get("op") not in OPS[:4] or not isinstance(bd.get("value"), (int, float))):
+            raise ClaimError(f"{where}: compare.bound must be {{\"op\": lt|le|gt|ge, \"value\": number}} "
+                             "on a threshold claim (the side the seed implies)")
+        if "by_construction" in c and not (isinstance(c["by_construction"], str) and c["by_construction"]):
+            raise ClaimError(f"{where}: by_construction must say why the set-up cannot fail the claim")
     for c in d.get("claims", []):
         check_differs(c, f"{path}: claim {c['id']}")
     return d
@@ -99,6 +144,11 @@ def check_differs(c, where):
         bad = [x for x in w if x not in WHEN]
         if bad or not w:
             raise ClaimError(f"{where}: differs \"when\" {bad or w} is not one of {', '.join(WHEN)}")
+        rest = PLACEHOLDER.sub("", e["text"])
+        if "{" in rest or "}" in rest:
+            raise ClaimError(f"{where}: differs text has a brace that is no placeholder near "
+                             f"{rest[max(0, rest.find('{' if '{' in rest else '}') - 20):][:40]!r} (placeholders: "
+                             "{ours} {min} {max} {seed} {n} {claim:ID} {m:target/metric})")
 
 
 def texts_for(c, verdict, strict=False):
@@ -179,9 +229,80 @@ def holds(op, v, t):
             "within": lambda: t[0] <= v <= t[1]}[op]()
 
 
+def lg(v, p):
+    """The log effect of v against the pivot p (-inf at 0)."""
+    return math.log(v / p) if v > 0 else -math.inf
+
+
+def ref(piv):
+    return piv[0]
+
+
+def no_effect(v, sv, p):
+    """A seed with a factor sv: under a tenth of its log effect. Without one
+    (sv None: a threshold): within 10 % of the pivot p, a factor of 1.1 either way."""
+    x = lg(v, p)
+    if sv is not None and math.isfinite(lg(sv, p)) and sv > 0:
+        return abs(x) < TENTH * abs(lg(sv, p))
+    return abs(x) <= NOISE
+
+
+def factor_one(c, v, sv, piv, p):
+    """A factor claim's verdict for one value (inconclusive aside)."""
+    if no_effect(v, sv, p):
+        return "no effect"
+    if side(v, piv) != side(sv, piv):
+        return "reversed"
+    return "reproduced" if strong(v, sv, p) else "weaker"
+
+
+def strong(v, sv, p):
+    """Within 2x of the seed's factor and at least half its log effect."""
+    return 1 / OFF <= v / sv <= OFF and lg(v, p) / lg(sv, p) >= HALF
+
+
+def meets(cmp, v):
+    bd = cmp.get("bound")
+    return holds(cmp["op"], v, cmp["value"]) and (bd is None or holds(bd["op"], v, bd["value"]))
+
+
+def threshold_one(c, v, sv, piv, p, sided):
+    """A threshold claim's verdict for one value (inconclusive aside)."""
+    cmp = c["compare"]
+    bd = cmp.get("bound")
+    if meets(cmp, v):
+        return "reproduced"
+    if cmp["op"] == "within" or (bd is not None and not holds(bd["op"], v, bd["value"])):
+        return "reversed"
+    if sided and no_effect(v, None, p):
+        return "no effect"
+    if sided and side(v, piv) == side(sv, piv):
+        return "weaker"
+    return "reversed"
+
+
+def implied(c, sv, piv):
+    """The side a threshold claim's seed stands on, as a value on it: the
+    seed's ratio (not at a pivot), else the side the test points to from a
+    threshold at or beyond the first pivot ("lt 1": below 1); None: no side
+    (a "within" band, a single figure, a seed at a pivot)."""
+    cmp = c["compare"]
+    if "b" not in c or cmp["op"] == "within":
+        return None
+    if sv is not None:
+        return None if sv in piv else sv
+    t, p = cmp["value"], piv[0]
+    if cmp["op"] in ("lt", "le") and t <= p:
+        return t / 2
+    if cmp["op"] in ("gt", "ge") and t >= p:
+        return t * 2
+    return None
+
+
 def verdict(c, m):
-    """{"verdict", "median", "min", "max", "n", "keys", "reason"} for claim c
-    and measurements m {key: [value per repeat]}."""
+    """{"verdict", "median", "min", "max", "n", "keys", "reason", "agree", "repeats"}
+    for claim c and measurements m {key: [value per repeat]}; "repeats" is
+    each repeat's verdict alone, "agree" how many of them have the claim's."""
     if "not_attempted" in c:
         return {"verdict": "not attempted", "reason": c["not_attempted"], "n": 0}
     vals, keys = ours(c, m)
@@ -191,30 +312,52 @@ def verdict(c, m):
     med = middle(vals, "b" in c)
     r = {"median": med, "min": min(vals), "max": max(vals), "n": len(vals), "keys": keys, "reason": ""}
     cmp, sv, piv = c["compare"], seed_value(c), pivots(c)
+    p = ref(piv)
     if cmp["kind"] == "factor":
-        if side(med, piv) == side(sv, piv):
-            off = med / sv if sv else math.inf
-            r["verdict"] = "reproduced" if 0.5 <= off <= 2 else "direction only"
-        else:
+        one = [factor_one(c, v, sv, piv, p) for v in vals]
+        across = [v for v in vals if side(v, piv) != side(sv, piv)]
+        if no_effect(med, sv, p):
+            r["verdict"] = "no effect"
+        elif side(med, piv) != side(sv, piv):
             r["verdict"] = "reversed"
-    else:
-        op, t = cmp["op"], cmp["value"]
-        if holds(op, med, t):
+        elif across:
+            r["verdict"] = "inconclusive"
+            r["reason"] = f"{len(across)} of {len(vals)} repeats on another side of {' and '.join(f'{x:g}' for x in piv)}"
+        elif strong(med, sv, p):
             r["verdict"] = "reproduced"
-        elif op != "within" and "b" in c and sv is not None and not on_pivot(sv, piv) \
-                and side(med, piv) == side(sv, piv):
-            r["verdict"] = "direction only"
+        else:
+            r["verdict"] = "weaker"
+            if lg(med, p) / lg(sv, p) > 1:
+                r["reason"] = f"more than 2× beyond the seed's factor ({med / sv:.3g}× it)"
+    else:
+        sv = implied(c, sv, piv)
+        sided = sv is not None
+        one = [threshold_one(c, v, sv, piv, p, sided) for v in vals]
+        ok = sum(meets(cmp, v) for v in vals)
+        bd = cmp.get("bound")
+        if ok == len(vals):
+            r["verdict"] = "reproduced"
+        elif meets(cmp, med):
+            r["verdict"] = "inconclusive"
+            r["reason"] = f"the test met by {ok} of {len(vals)} repeats"
+        elif cmp["op"] == "within" or (bd is not None and not holds(bd["op"], med, bd["value"])):
+            r["verdict"] = "reversed"
+        elif sided and no_effect(med, None, p):
+            r["verdict"] = "no effect"
+        elif sided and side(med, piv) == side(sv, piv):
+            across = [v for v in vals if side(v, piv) != side(sv, piv)]
+            r["verdict"] = "inconclusive" if across else "weaker"
+            if across:
+                r["reason"] = f"{len(across)} of {len(vals)} repeats on another side of {' and '.join(f'{x:g}' for x in piv)}"
         else:
             r["verdict"] = "reversed"
-    # the repeats on both sides of a pivot: no verdict stands on the median alone
-    # (a "within" claim's band is its test, not a direction; a pivot the seed's own
-    # figure sits on, as "recovers to the baseline" = 1, is no direction either)
-    crossed = [p for p in piv if p != sv and
-               (r["min"] < p < r["max"] or (r["min"] != r["max"] and p in (r["min"], r["max"])))]
-    if crossed and "b" in c and cmp.get("op") != "within":
-        r["reason"] = (f"spread crosses {crossed[0]:g}: the direction is not stable over "
-                       f"{r['n']} repeats")
-        r["verdict"] = "direction only"
+    r["repeats"] = one
+    r["agree"] = sum(x == r["verdict"] for x in one)
+    if len(vals) == 1:
+        r["verdict"], r["reason"] = "one run", "no verdict"
+    if c.get("by_construction"):
+        r["measured"] = r["verdict"]
+        r["verdict"], r["reason"] = "by construction", c["by_construction"]
     return r
 
 
@@ -256,12 +399,14 @@ def show_compare(c):
     cmp = c["compare"]
     piv = " and ".join(f"{p:g}" for p in pivots(c))
     if cmp["kind"] == "factor":
-        return f"same side of {piv}, within 2×"
+        return f"every repeat on the seed's side of {piv}; within 2×, ≥ half its effect"
     t, op = cmp["value"], cmp["op"]
+    sym = {"lt": "<", "le": "≤", "gt": ">", "ge": "≥"}
     if op == "within":
-        return f"{num(t[0])}–{num(t[1])}"
-    return {"lt": "<", "le": "≤", "gt": ">", "ge": "≥"}[op] + f" {num(t)}" + \
-        (f" (side of {piv})" if piv != "1" else "")
+        return f"every repeat in {num(t[0])}–{num(t[1])}"
+    bd = cmp.get("bound")
+    return "every repeat " + (f"{sym[bd['op']]} {num(bd['value'])} and " if bd else "") + \
+        f"{sym[op]} {num(t)}" + (f" (side of {piv})" if piv != "1" else "")
 
 
 def judge(d, m):
@@ -278,66 +423,126 @@ def check_explained(judged, path="claims"):
 
 
 def counts(judged):
-    n = {v: 0 for v in VERDICTS}
+    """{verdict or APART name: claims}."""
+    n = {v: 0 for v in VERDICTS + APART}
     for _, r in judged:
         n[r["verdict"]] += 1
     return n
 
 
+def show_agree(r):
+    """How many repeats agree with the verdict (inconclusive: each repeat's own)."""
+    if r["verdict"] in ("not attempted", "one run") or "repeats" not in r:
+        return "—"
+    if r["n"] == 1:
+        return "one run"
+    if r["verdict"] in ("inconclusive", "by construction"):
+        seen = {}
+        for x in r["repeats"]:
+            seen[x] = seen.get(x, 0) + 1
+        return ", ".join(f"{k} {seen[k]}" for k in VERDICTS if k in seen)
+    return f"{r['agree']} of {r['n']}"
+
+
+RULES = ("Ratios are per repeat (repeat *i* of one target over repeat *i* of the other; the repeats run "
+         "interleaved across targets); the median of an even number of ratios is their geometric middle. "
+         "Tested in this order: *no effect* = the median under a tenth of the seed's effect in log terms (a "
+         "threshold without the seed's figure: within 10 % of the pivot); *reversed* = the median on the other side; "
+         "*inconclusive* = the median on the seed's side, repeats on both sides; *reproduced* = every repeat on the "
+         "seed's side, the median within 2× of the seed's factor and at least half its effect in log terms; "
+         "*weaker* = the seed's side, less than that. A threshold must hold for every repeat (met by the median "
+         "only: *inconclusive*), on the side the seed implies. Sides are of 1 unless the test names another pivot "
+         "(linear growth, an order of magnitude). One repeat gets no verdict. *agree* = how many repeats, judged "
+         "alone by the same rules, have the claim's verdict. docs/experiments.md gives the rules and their order.")
+
+
 def table(judged):
-    """The claim table that opens a page (Markdown)."""
-    rows = ["| claim | the seed says | seed's figure | ours: median (min–max over repeats) | test | verdict |",
-            "|---|---|---|---|---|---|"]
+    """The claim table that opens a page (Markdown); the claims true by
+    construction after it, apart, without a verdict."""
+    rows = ["| claim | the seed says | seed's figure | ours: median (min–max over repeats) | test | verdict "
+            "| repeats agreeing |", "|---|---|---|---|---|---|---|"]
+    apart = []
     for c, r in judged:
-        v = r["verdict"] + (f": {r['reason']}" if r.get("reason") else "")
         words = c["words"].replace("|", "\\|")
         keys = f" <br>`{' / '.join(r['keys'])}`" if r.get("keys") else ""
-        rows.append(f"| `{c['id']}` | {words} | {show_seed(c)} | {show_ours(c, r)}{keys} | {show_compare(c)} | {v} |")
+        if r["verdict"] == "by construction":
+            apart.append(f"| `{c['id']}` | {words} | {show_ours(c, r)}{keys} | {show_compare(c)} "
+                         f"| {show_agree(r)} | {r['reason']} |")
+            continue
+        v = ("one run: no verdict" if r["verdict"] == "one run" else
+             r["verdict"] + (f": {r['reason']}" if r.get("reason") else ""))
+        rows.append(f"| `{c['id']}` | {words} | {show_seed(c)} | {show_ours(c, r)}{keys} | {show_compare(c)} "
+                    f"| {v} | {show_agree(r)} |")
     n = counts(judged)
     rows.append("")
     rows.append("Verdicts: " + ", ".join(f"{k} **{n[k]}**" for k in VERDICTS) +
-                ". Ratios are per repeat (repeat *i* of one target over repeat *i* of the other; the repeats "
-                "run interleaved across targets). *reproduced* = same side of 1 as the seed and within 2× of its "
-                "factor (or the stated threshold holds); *direction only* = same side, factor more than 2× off, or the "
-                "repeats on both sides of the pivot. Sides are of 1 unless the test names another pivot (linear "
-                "growth, an order of magnitude); the median of an even number of ratios is their geometric middle.")
+                (f"; one run, no verdict **{n['one run']}**" if n["one run"] else "") +
+                (f"; true by construction, no verdict **{n['by construction']}** (below)"
+                 if n["by construction"] else "") + ". " + RULES)
+    if apart:
+        rows += ["", "True by construction, listed apart without a verdict (the set-up cannot fail them; "
+                 "each repeat's result alone in the last but one column):", "",
+                 "| claim | expected | ours: median (min–max over repeats) | test | repeats | why no verdict |",
+                 "|---|---|---|---|---|---|"] + apart
     return "\n".join(rows)
 
 
-def explanations(judged):
+def fill(text, c, r, judged, m):
+    """The text with its placeholders filled from this run ("—" when not measured)."""
+    other = {x["id"]: y for x, y in judged}
+
+    def one(mo):
+        k = mo.group(1)
+        if k.startswith("claim:"):
+            o = other.get(k[6:], {})
+            return num(o.get("median"))
+        if k.startswith("m:"):
+            vals = [v for v in (m or {}).get(k[2:], []) if v is not None]
+            return num(middle(vals, False)) if vals else "—"
+        return {"ours": lambda: num(r.get("median")), "min": lambda: num(r.get("min")),
+                "max": lambda: num(r.get("max")), "seed": lambda: num(seed_value(c)),
+                "n": lambda: str(r.get("n", 0))}[k]()
+    return PLACEHOLDER.sub(one, text)
+
+
+def explanations(judged, m=None):
     """The "what differs and why" text keyed by claim id (Markdown list)."""
     out = []
     for c, r in judged:
-        for t in texts_for(c, r["verdict"]):
-            out.append(f"- **`{c['id']}`** ({r['verdict']}): {t}")
+        v = r.get("measured", r["verdict"])     # by construction: the texts of what was measured
+        label = f"by construction, measured {v}" if "measured" in r else r["verdict"]
+        for t in texts_for(c, v):
+            out.append(f"- **`{c['id']}`** ({label}): {fill(t, c, r, judged, m)}")
     return "\n".join(out)
 
 
-UNEXPLAINED = ("reversed in this run, and the claim file has no explanation for a reversal: one run "
-               "per point on this machine (make demo); `make results` measures the spread, and a reversal it "
-               "confirms gets its explanation there")
+UNEXPLAINED = ("reversed in this run, and the claim file has no explanation for a reversal: "
+               "`make results` measures the spread, and a reversal it confirms gets its explanation there")
 
 
 def render(path, m, strict=True):
     """(claim table, explanations, judged) for a claim file and measurements;
     MissingExplanation when a reversed claim has no text (strict: make
-    results publishes no unexplained reversal). Not strict (make demo: one
-    run per point on the user's machine): the page is written, the reversal
-    said as such."""
+    results publishes no unexplained reversal). Not strict: the page is
+    written, the reversal said as such."""
     d = load(path)
     judged = judge(d, m)
     if strict:
         check_explained(judged, path)
-    expl = explanations(judged)
+    expl = explanations(judged, m)
     loose = [c["id"] for c, r in judged if r["verdict"] == "reversed" and not texts_for(c, "reversed", True)]
     expl += "".join(f"\n- **`{i}`** (reversed): {UNEXPLAINED}" for i in loose)
     return table(judged), expl.lstrip("\n"), judged
 
 
 def short(judged):
-    """One line per claim (make demo's short form)."""
-    return "\n".join(f"  {c['id']:<34} {r['verdict']:<15} "
-                     + (f"ours {num(r['median'])}" + (f" ({num(r['min'])}–{num(r['max'])})" if r["min"] != r["max"] else "")
-                        + f" vs seed {num(seed_value(c))}" + (f"; {r['reason']}" if r.get("reason") else "")
-                        if r["verdict"] != "not attempted" else r.get("reason", ""))
-                     for c, r in judged)
+    """One line per claim (make demo's short form): one run gives the ratio and "one run"."""
+    def line(c, r):
+        if r["verdict"] == "not attempted":
+            return r.get("reason", "")
+        spread = f" ({num(r['min'])}–{num(r['max'])}, {r['n']} repeats)" if r["n"] > 1 else ""
+        agree = f"; {show_agree(r)} agree" if r["verdict"] not in ("one run", "inconclusive", "by construction") else ""
+        why = f"; {r['reason']}" if r.get("reason") and r["verdict"] not in ("one run", "by construction") else ""
+        return f"ours {num(r['median'])}{spread} vs seed {num(seed_value(c))}{agree}{why}"
+    name = {"one run": "one run: no verdict"}
+    return "\n".join(f"  {c['id']:<34} {name.get(r['verdict'], r['verdict']):<20} {line(c, r)}" for c, r in judged)
