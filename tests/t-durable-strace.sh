@@ -9,12 +9,14 @@ command -v strace >/dev/null || skip "no strace"
 check() {	# check NAME ENGINE ARGS...
 	local n=$1 e=$2 calls claimed; shift 2
 	mkdir -p "$TMP/$n"
-	strace -f -qq -e trace=fsync,fdatasync -o "$TMP/$n.strace" \
+	strace -f -y -qq -e trace=fsync,fdatasync -o "$TMP/$n.strace" \
 		"$FIO" --output-format=json --output="$TMP/$n.json" --name="$n" --ioengine="external:$B/$e.so" \
 		--store=posix --directory="$TMP/$n" --rw=write "$@" 2>"$TMP/$n.err" ||
 		{ cat "$TMP/$n.err"; fail "$n: fio failed"; }
-	# completed calls only (an interrupted one is "<unfinished ...>" + "resumed")
-	calls=$(grep -cE '(fsync|fdatasync)\(.*\) += 0$|<\.\.\. f(data)?sync resumed>.* = 0$' "$TMP/$n.strace")
+	# calls that returned 0 on the job's files or its directory (py strace-syncs joins the
+	# halves of a call strace split: "<unfinished ...>" + "<... resumed>")
+	calls=$(py strace-syncs "$TMP/$n.strace" "^$TMP/$n(/|\$)") || fail "$n: cannot read strace's output"
+	calls=$((${calls% *} + ${calls#* }))
 	claimed=$(json "$TMP/$n.json" "d['jobs'][0]['sync']['lat_ns']['N']")
 	((claimed >= 200)) || fail "$n: only $claimed flushes claimed"
 	((calls >= claimed)) || fail "$n: strace saw $calls successful fsync/fdatasync calls, the run claims $claimed flushes"
