@@ -5,7 +5,7 @@
 # page keeps its run's date, measurement tables and commands byte for byte (compared with sed ranges
 # of the original), gets the claim table with the repeats agreeing, says on its Source line and in one
 # note (also after a second --rejudge) that it was re-judged from the packed runs of its run's date;
-# results/README.md's row counts what the page's "Verdicts:" line says; a seed without a pack is refused
+# results/README.md says so and its row counts what the page's "Verdicts:" line says; a seed without a pack is refused
 . "$(dirname "$0")/lib.sh"
 OUT=$TMP/results
 mkdir -p "$OUT"
@@ -38,6 +38,8 @@ for s in seed002-mysql-glusterfs seed003-rbd-snapshots; do
 	grep "^| \[$seed\]" "$OUT/README.md" | grep -qF "| $want |" ||
 		fail "$seed: README.md's row does not count $want: $(grep "^| \[$seed\]" "$OUT/README.md")"
 done
+grep -q "^Verdicts re-judged by .lab/experiment --rejudge. on .* from the packed runs, without new measurements" \
+	"$OUT/README.md" || fail "README.md does not say its verdicts were re-judged: $(sed -n 3p "$OUT/README.md")"
 ok "re-judged seed 002 and 003 twice: measurements and commands unchanged, one note each, README counts match"
 mv "$OUT/runs/seed002.jsonl" "$TMP/"
 "$REPO/lab/experiment" --rejudge --out "$OUT" --only seed002 2>"$TMP/rj.err" && fail "--rejudge without a pack succeeded"
