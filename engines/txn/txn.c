@@ -28,6 +28,7 @@
 
 #include "dbtime/dbtime.h"
 #include "glue/fio_calib.h"
+#include "glue/fio_report.h"
 #include "glue/fio_store.h"
 #include "txn.h"
 #include "redolog/redolog_opts.h"
@@ -493,18 +494,24 @@ static int ckpt_failed(struct thread_data *td, struct txn_data *tx)
 }
 
 /*
- * The last connection of the database prints its summary (stderr) and
- * writes summary_json= (one file a database: the name as given).
+ * The last connection of the database prints its summary (stderr, or the
+ * client's output under fio --server: fio_report.h) and writes
+ * summary_json= (one file a database: the name as given).
  */
 static void db_summary(struct thread_data *td, struct txn_data *tx)
 {
 	struct txn_options *o = td->eo;
 	struct txn_sum_info info;
 	struct txn_sum *sum = NULL;
+	struct fio_report r;
+	FILE *f = fio_report_begin(&r);
+	int last = txn_db_detach(tx->db, f, tx->sum, &sum, &info);
 
-	if (!txn_db_detach(tx->db, stderr, tx->sum, &sum, &info) || !sum)
+	if (last && sum)
+		txn_sum_print(f, sum, &info);
+	fio_report_end(&r);
+	if (!last || !sum)
 		return;
-	txn_sum_print(stderr, sum, &info);
 	if (o->summary_json && *o->summary_json) {
 		struct txn_sum_json a = { .s = sum, .in = &info };
 
@@ -517,16 +524,18 @@ static void fio_txn_cleanup(struct thread_data *td)
 {
 	struct txn_options *o = td->eo;
 	struct txn_data *tx = td->io_ops_data;
+	struct fio_report r;
 
 	if (!tx)
 		return;
 	ckpt_failed(td, tx);	/* one that came after the job's last transaction */
 	txn_client_stop(&tx->client);	/* joined: its CPU count is final */
-	fprintf(stderr, "txn: job %s (thread %d): txns=%llu stmts=%llu cpu_burned_ms=%.3f "
+	fprintf(fio_report_begin(&r), "txn: job %s (thread %d): txns=%llu stmts=%llu cpu_burned_ms=%.3f "
 		"client_cpu_ms=%.3f rtt_slept_ms=%.3f size_probes=%llu extends=%llu\n", td->o.name,
 		td->thread_number, (unsigned long long)tx->txns, (unsigned long long)tx->stmts,
 		tx->dt.cpu_ns / 1e6, tx->client.dt.cpu_ns / 1e6, tx->dt.rtt_ns / 1e6, (unsigned long long)tx->io.probes,
 		(unsigned long long)tx->io.extends);
+	fio_report_end(&r);
 	if (tx->io_ok)
 		txn_io_free(&tx->io);
 	dbtime_exit(&tx->dt);
