@@ -102,3 +102,21 @@ netns_server() {
 	cat "$TMP/host$i.log"
 	fail "the fio server on 10.77.$i.2:$MH_PORT does not listen"
 }
+
+# local_pair NAME FILE1 FILE2: the two hosts' job files run "locally": two fio
+# processes at once in $NS-c, as two hosts run them, each with its own Ceph
+# client (one fio with both jobs would share one client and its locks: txn on
+# CephFS did half the tps that way). JSON in $TMP/NAME.1.json and .2.json;
+# sets LOCAL_IOPS to the sum of their iops.
+local_pair() {
+	local name=$1 p1 p2 r1 r2 a b
+	(cd "$TMP" && on_hub "$FIO_BIN" --output-format=json --output="$TMP/$name.1.json" "$2") >"$TMP/$name.1.err" 2>&1 &
+	p1=$!
+	(cd "$TMP" && on_hub "$FIO_BIN" --output-format=json --output="$TMP/$name.2.json" "$3") >"$TMP/$name.2.err" 2>&1 &
+	p2=$!
+	wait $p1; r1=$?
+	wait $p2; r2=$?
+	[ $r1 = 0 ] && [ $r2 = 0 ] || { cat "$TMP/$name".?.err; fail "the jobs run locally failed (exit $r1, $r2)"; }
+	a=$(py fio-iops "$TMP/$name.1.json") && b=$(py fio-iops "$TMP/$name.2.json") || fail "$name: no iops in fio's JSON"
+	LOCAL_IOPS=$(py calc "round($a + $b, 1)")
+}

@@ -179,6 +179,24 @@ def cephfs_mount():
 
 
 @command
+def cephfs_ls(top):
+    """cephfs-ls DIR: the entries of a CephFS directory through libcephfs (/usr/bin/python3),
+    one per line, sorted; names only, no . or .."""
+    cephfs, fs = cephfs_mount()
+    d = fs.opendir(top)
+    names = []
+    e = fs.readdir(d)
+    while e:
+        n = e.d_name.decode()
+        if n not in (".", ".."):
+            names.append(n)
+        e = fs.readdir(d)
+    fs.closedir(d)
+    fs.shutdown()
+    print("\n".join(sorted(names)))
+
+
+@command
 def cephfs_rmtree(top):
     """cephfs-rmtree DIR: remove a CephFS directory tree through libcephfs ($CEPH_CONF)."""
     cephfs, fs = cephfs_mount()

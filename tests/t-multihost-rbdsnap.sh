@@ -10,8 +10,9 @@
 # (2) one job file per host on the client (--client=A a.fio --client=B b.fio).
 # Oracles: rbd snap ls on each image (the snapshots a run left, their run ids),
 # fio's client JSON (a job from each host, no error: fio's client exits 0 when
-# a server drops a job), and the same two jobs run locally in one fio, whose
-# iops the client's aggregate must match (timing assertion).
+# a server drops a job), and the same two jobs run locally (two fio processes
+# at once, as two hosts run them), whose iops the client's aggregate must
+# match (timing assertion).
 timing_test
 have_backend RBD || skip "rbdsnap needs librbd (configure found none)"
 [ -f "$B/rbdsnap.so" ] || fail "$B/rbdsnap.so not built"
@@ -44,14 +45,30 @@ EOF
 for i in 1 2; do netns_server "$i" DBFIO_LIB="$B" RBDNAME="mh-$i" KEEP=0 RUNTIME=4; done
 ok "fio servers on 10.77.1.2 and 10.77.2.2"
 
-# (1) --remote-config: each server reads the file and its own environment.
-# It names a file for the --client before it only: given once after two
-# clients, the first ran nothing and fio's client still exited 0
+# the silent drop: --remote-config names a file for the --client before it
+# only; given once after two clients, the first server runs nothing (fio's
+# client exited 0 here). tools/clientcheck must say so, as the test's own
+# reading of the JSON does
+on_hub "$FIO_BIN" --client="ip:10.77.1.2,$MH_PORT" --client="ip:10.77.2.2,$MH_PORT" --remote-config "$TMP/mh.fio" \
+	--output-format=json --output="$TMP/drop.json" >"$TMP/drop.out" 2>&1
+rc=$?
+py client-hosts "$TMP/drop.json" 1 10.77.1.2 10.77.2.2 >"$TMP/drop.res" &&
+	{ cat "$TMP/drop.res" "$TMP/drop.out"; fail "--remote-config once: both servers ran a job (not the case this checks)"; }
+"$REPO/tools/clientcheck" "$TMP/drop.json" 10.77.1.2 10.77.2.2 2>"$TMP/drop.cc" &&
+	{ cat "$TMP/drop.res"; fail "tools/clientcheck passed a run where 10.77.1.2 ran nothing"; }
+grep -q "^clientcheck: 10.77.1.2: 0 job entries" "$TMP/drop.cc" && ! grep -q "10.77.2.2" "$TMP/drop.cc" ||
+	{ cat "$TMP/drop.cc" "$TMP/drop.res"; fail "tools/clientcheck did not name 10.77.1.2 alone"; }
+ok "silent drop (client exit $rc): $(cat "$TMP/drop.cc")"
+for i in 1 2; do on_hub rbd snap purge "rbd/mh-$i" >/dev/null 2>&1; done
+
+# (1) --remote-config after each --client: each server reads the file and
+# expands it from its own environment
 on_hub "$FIO_BIN" --client="ip:10.77.1.2,$MH_PORT" --remote-config "$TMP/mh.fio" \
 	--client="ip:10.77.2.2,$MH_PORT" --remote-config "$TMP/mh.fio" --output-format=json --output="$TMP/remote.json" >"$TMP/remote.out" 2>&1 ||
 	{ cat "$TMP/remote.out" "$TMP"/host?.log; fail "fio --client --remote-config failed"; }
 py client-hosts "$TMP/remote.json" 1 10.77.1.2 10.77.2.2 >"$TMP/remote.res" ||
 	{ cat "$TMP/remote.res" "$TMP/remote.out" "$TMP"/host?.log; fail "--remote-config: not one good job from each host"; }
+"$REPO/tools/clientcheck" "$TMP/remote.json" 10.77.1.2 10.77.2.2 || fail "tools/clientcheck refused a run where both hosts ran"
 # each image holds the snapshots of one run (snap_remove_at_end=0), and the
 # two runs differ: each host wrote its own image
 runs=
@@ -71,7 +88,7 @@ read -r r1 r2 <<<"$runs"
 [ "$r1" != "$r2" ] || fail "both images carry the snapshots of one run ($r1)"
 ok "--remote-config: $(tr '\n' ';' <"$TMP/remote.res") each image its own run's snapshots ($runs)"
 
-# (2) one job file per host on the client, and the same two jobs in one local fio
+# (2) one job file per host on the client, and the same two jobs run locally
 for i in 1 2; do
 	DBFIO_LIB=$B RBDNAME=mh-$i KEEP=1 RUNTIME=8 envsubst <"$TMP/mh.fio" | sed "s/^\[mh\]/[mh$i]/" >"$TMP/mh$i.fio"
 done
@@ -80,25 +97,13 @@ on_hub "$FIO_BIN" --client="ip:10.77.1.2,$MH_PORT" "$TMP/mh1.fio" --client="ip:1
 	{ cat "$TMP/client.out" "$TMP"/host?.log; fail "fio --client with a job file per host failed"; }
 py client-hosts "$TMP/client.json" 1 10.77.1.2 10.77.2.2 >"$TMP/client.res" ||
 	{ cat "$TMP/client.res" "$TMP/client.out"; fail "per-host job files: not one good job from each host"; }
-# one file, both sections (two files would run one after the other: stonewall)
-{ cat "$TMP/mh1.fio"; sed -n '/^\[mh2\]/,$p' "$TMP/mh2.fio"; } >"$TMP/local.fio"
-# the engine's table reached the client through fio's log (the client writes
-# a server's log lines, "<host> ...", into --output before the JSON), not the
-# server's stderr, where nobody would read it
-for i in 1 2; do
-	grep -q "^<host$i> rbdsnap: mh$i: rbd/mh-$i, .*run [0-9a-f]\{8\}" "$TMP/client.json" &&
-		grep -q "^<host$i>   phase  *secs  *ios" "$TMP/client.json" ||
-		{ cat "$TMP/client.json" "$TMP/host$i.log"; fail "host$i's rbdsnap table did not reach the client"; }
-	grep -q "phase  *secs  *ios" "$TMP/host$i.log" && fail "host$i's rbdsnap table went to the server's stderr"
-done
-ok "each host's rbdsnap table reached the client, prefixed <host1>, <host2>"
-(cd "$TMP" && on_hub "$FIO_BIN" --output-format=json --output="$TMP/local.json" local.fio) >"$TMP/local.err" 2>&1 ||
-	{ cat "$TMP/local.err"; fail "the same two jobs run locally failed"; }
+# the same two jobs run locally: two fio processes at once on the hub
+local_pair local "$TMP/mh1.fio" "$TMP/mh2.fio"
 for i in 1 2; do
 	on_hub rbd snap ls "rbd/mh-$i" | grep -q ' dbfio-' && fail "mh-$i: snapshots left (snap_remove_at_end=1)"
 done
 agg=$(awk '{ split($4, a, "="); s += a[2] } END { printf "%.1f", s }' "$TMP/client.res")
-loc=$(py fio-iops "$TMP/local.json")
+loc=$LOCAL_IOPS
 ok "per-host job files: $(tr '\n' ';' <"$TMP/client.res") aggregate $agg IOPS, the same jobs locally $loc IOPS"
 # the cluster (one OSD, ~1.5 cores) is what both runs share: same load, same answer
 timing_check "0.6 <= $agg / $loc <= 1.67" "the client's aggregate ($agg IOPS) is not the local run's ($loc IOPS) within noise"

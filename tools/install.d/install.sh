@@ -92,6 +92,7 @@ install_all() {
 	put 0755 "$B/logverify" "$BINDIR/dbfio-logverify"
 	put_py tools/sweep "$BINDIR/dbfio-sweep"
 	put_py tools/snapregress "$BINDIR/dbfio-snapregress"
+	put_py tools/clientcheck "$BINDIR/dbfio-clientcheck"
 	for f in python/dbfio/*.py; do
 		put 0644 "$f" "$PYDIR/dbfio/$(basename "$f")"
 	done
