@@ -30,6 +30,12 @@ done
 # no job file names an engine anywhere but the installed folder
 bad=$(grep -rhoE 'external:[^ ;,)]*' "$J" | grep -v "^external:$E/[a-z]*\.so$" | sort -u)
 [ -z "$bad" ] || fail "installed job files name engines outside $E: $bad"
+# each header's Run line sets no DBFIO_LIB and names the installed file itself
+while IFS= read -r l; do
+	f=${l%%:*} run=${l#*:}
+	case $run in *DBFIO_LIB=*) fail "$f: the installed Run line sets DBFIO_LIB: $run" ;; esac
+	[ "$(sed -n 's/.* fio \([^ ]*\.fio\).*/\1/p' <<<"$run")" = "$f" ] || fail "$f: the Run line does not name it: $run"
+done < <(grep -r '^# Run:' "$J")
 n=$(grep -rlE 'ioengine=external:' "$J" | wc -l)
 ok "make install PREFIX=$P: $(find "$R" -type f | wc -l) files, $n job files name their engines in $E"
 

@@ -84,8 +84,10 @@ install_all() {
 	for e in $ENGINES; do
 		put 0644 "$B/$e.so" "$ENGDIR/$e.so"
 	done
-	# the engine folder in place of ${DBFIO_LIB} and of the tree's build/
-	jobsed="s|\\\${DBFIO_LIB}|$ENGDIR|g; s|external:build/|external:$ENGDIR/|g"
+	# the engine folder in place of ${DBFIO_LIB} and of the tree's build/; the
+	# header's Run line sets no DBFIO_LIB and names the installed file
+	jobsed="s|\\\${DBFIO_LIB}|$ENGDIR|g; s|external:build/|external:$ENGDIR/|g
+		/^# Run:/{ s| DBFIO_LIB=[^ ]*||; s| fio jobs/| fio $JOBDIR/|; }"
 	while IFS= read -r f; do
 		put 0644 "jobs/$f" "$JOBDIR/$f" "$jobsed"
 	done < <(cd jobs && find . -name '*.fio' -type f | sed 's|^\./||' | sort)
