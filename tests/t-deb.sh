@@ -1,5 +1,5 @@
 #!/bin/bash
-# Description: make deb; apt-get install it: a job runs from anywhere (strace), man dbfio, ldd; purge leaves no file
+# Description: make deb, apt-get install: README's quick start and a job run anywhere, man dbfio; purge leaves nothing
 # Timeout: 900
 # In full: make deb builds dbfio_<version>_<arch>.deb (debhelper, in a copy of the tree); its control
 # file depends on the installed fio's exact version and on the Ceph, libaio and liburing libraries;
@@ -49,6 +49,39 @@ ok "apt-get install: $(wc -l <"$TMP/files") paths in $((SECONDS - t0)) s"
 
 installed_job_runs "$E" "$J/pgpage-with-redolog.fio"
 ok "the installed pgpage-with-redolog.fio ran from a scratch directory: engines from $E (strace), WAL and relations on disk"
+
+# README's quick start as a newcomer follows it, on the installed package: its txn-pgbench lines
+# (a directory at 1 and 16 clients, CephFS, RBD), each run as written from a scratch directory but
+# for RUNTIME (3 s) and /mnt/db (a scratch directory). Oracle: fio's own JSON (one job per client,
+# transactions done, no error) against the summary the engine prints in pgbench's words.
+need_cluster
+mapfile -t QS < <(sed -n '/^## Quick start/,/^## /p' "$REPO/README.md" | grep -E '^DIR=[^ ]+ CLIENTS=[0-9]+ .*fio \$J/txn-pgbench\.fio$')
+[ "${#QS[@]}" -ge 4 ] || fail "README's quick start has ${#QS[@]} 'DIR=... fio \$J/txn-pgbench.fio' lines, expected 4 (a directory at 1 and 16 clients, CephFS, RBD)"
+grep -q 'STORE=cephfs' <<<"${QS[*]}" && grep -q 'STORE=rbd' <<<"${QS[*]}" || fail "README's quick start lacks its CephFS or RBD line"
+sed -n '/^## Quick start/,/^## /p' "$REPO/README.md" | grep -qxF "J=$J" || fail "README's quick start does not set J=$J"
+rbd_cleanup txn-pgbench
+cephfs_cleanup /txn-pgbench
+mkdir -p "$TMP/qs/db" || fail "mkdir"
+i=0
+for l in "${QS[@]}"; do
+	i=$((i + 1))
+	cmd=${l//\/mnt\/db/$TMP/qs/db}
+	cmd=${cmd/RUNTIME=30/RUNTIME=3}
+	(cd "$TMP/qs" && J=$J bash -c "$cmd --output-format=json --output=$TMP/qs/$i.json" 2>"$TMP/qs/$i.err") ||
+		fail "README line '$l': fio failed: $(tail -3 "$TMP/qs/$i.err")"
+	want=$(sed -n 's/.*CLIENTS=\([0-9]*\).*/\1/p' <<<"$l")
+	# group_reporting: one entry for all the job's clones; fio's numjobs is the number it ran
+	jobs=$(py json "$TMP/qs/$i.json" "sum(int(j['job options'].get('numjobs', 1)) for j in d['jobs'])") ||
+		fail "README line '$l': fio wrote no JSON"
+	ios=$(py json "$TMP/qs/$i.json" "sum(j['write']['total_ios'] for j in d['jobs'])")
+	err=$(py json "$TMP/qs/$i.json" "max(j['error'] for j in d['jobs'])")
+	[ "$jobs" = "$want" ] && [ "$err" = 0 ] && [ "$ios" -gt 0 ] ||
+		fail "README line '$l': fio ran $jobs jobs (CLIENTS=$want), $ios transactions, error $err"
+	grep -qx "number of clients: $want" "$TMP/qs/$i.err" && grep -qx "number of transactions actually processed: $ios" "$TMP/qs/$i.err" &&
+		grep -q '^tps = [0-9]' "$TMP/qs/$i.err" && grep -q '^calibration: postgres15' "$TMP/qs/$i.err" ||
+		fail "README line '$l': the summary does not match fio's $want jobs and $ios transactions: $(grep -A12 'summary of database' "$TMP/qs/$i.err")"
+	ok "README: $l -> $(grep '^tps = ' "$TMP/qs/$i.err") ($want clients, $ios transactions as fio counted)"
+done
 
 t=$(LC_ALL=C MANWIDTH=200 man dbfio 2>&1) || fail "man dbfio: $t"
 grep -qF "$E" <<<"$t" && grep -qF "$J" <<<"$t" || fail "man dbfio does not name $E and $J"
