@@ -59,6 +59,20 @@ py client-hosts "$TMP/drop.json" 1 10.77.1.2 10.77.2.2 >"$TMP/drop.res" &&
 grep -q "^clientcheck: 10.77.1.2: 0 job entries" "$TMP/drop.cc" && ! grep -q "10.77.2.2" "$TMP/drop.cc" ||
 	{ cat "$TMP/drop.cc" "$TMP/drop.res"; fail "tools/clientcheck did not name 10.77.1.2 alone"; }
 ok "silent drop (client exit $rc): $(cat "$TMP/drop.cc")"
+# an engine missing on a server (a path valid on the client only): that
+# host's job fails, and clientcheck names it
+for i in 1 2; do
+	DBFIO_LIB=$B RBDNAME=mh-$i KEEP=1 RUNTIME=2 envsubst <"$TMP/mh.fio" >"$TMP/noeng$i.fio"
+done
+sed -i "s|^ioengine=.*|ioengine=external:$TMP/client-only/rbdsnap.so|" "$TMP/noeng1.fio"
+on_hub "$FIO_BIN" --client="ip:10.77.1.2,$MH_PORT" "$TMP/noeng1.fio" --client="ip:10.77.2.2,$MH_PORT" "$TMP/noeng2.fio" \
+	--output-format=json --output="$TMP/noeng.json" >"$TMP/noeng.out" 2>&1
+rc=$?
+"$REPO/tools/clientcheck" "$TMP/noeng.json" 10.77.1.2 10.77.2.2 2>"$TMP/noeng.cc" &&
+	fail "tools/clientcheck passed a run whose engine was missing on 10.77.1.2"
+grep -q "^clientcheck: 10.77.1.2: " "$TMP/noeng.cc" ||
+	{ cat "$TMP/noeng.cc" "$TMP/noeng.out"; fail "tools/clientcheck did not name 10.77.1.2"; }
+ok "engine missing on a server (client exit $rc): $(head -1 "$TMP/noeng.cc")"
 for i in 1 2; do on_hub rbd snap purge "rbd/mh-$i" >/dev/null 2>&1; done
 
 # (1) --remote-config after each --client: each server reads the file and
@@ -87,21 +101,38 @@ done
 read -r r1 r2 <<<"$runs"
 [ "$r1" != "$r2" ] || fail "both images carry the snapshots of one run ($r1)"
 ok "--remote-config: $(tr '\n' ';' <"$TMP/remote.res") each image its own run's snapshots ($runs)"
-
-# (2) one job file per host on the client, and the same two jobs run locally
+# the engine's table reached the client through fio's log (the client writes
+# a server's log lines, "<host> ...", into --output before the JSON), not the
+# server's stderr, where nobody would read it
 for i in 1 2; do
-	DBFIO_LIB=$B RBDNAME=mh-$i KEEP=1 RUNTIME=8 envsubst <"$TMP/mh.fio" | sed "s/^\[mh\]/[mh$i]/" >"$TMP/mh$i.fio"
+	grep -q "^<host$i> rbdsnap: mh: rbd/mh-$i, .*run [0-9a-f]\{8\}" "$TMP/remote.json" &&
+		grep -q "^<host$i>   phase  *secs  *ios" "$TMP/remote.json" ||
+		{ cat "$TMP/remote.json" "$TMP/host$i.log"; fail "host$i's rbdsnap table did not reach the client"; }
+	grep -q "phase  *secs  *ios" "$TMP/host$i.log" && fail "host$i's rbdsnap table went to the server's stderr"
 done
+ok "each host's rbdsnap table reached the client, prefixed <host1>, <host2>"
+
+# (2) one job file per host on the client, and the same two jobs run locally.
+# Plain writes for this comparison: no snapshot schedule (a snapshot stalls
+# I/O for seconds, and its trimming after removal slows whichever run comes
+# next) and direct=1 (librbd's cache off: it acknowledges before the OSD)
+for i in 1 2; do
+	DBFIO_LIB=$B RBDNAME=mh-$i KEEP=1 RUNTIME=8 envsubst <"$TMP/mh.fio" |
+		sed -e "s/^\[mh\]/[mh$i]/" -e '/^snap_/d' -e 's/^invalidate=0/invalidate=0\ndirect=1/' >"$TMP/mh$i.fio"
+done
+# the snapshots removed above are trimmed in the background: wait for it
+for _ in $(seq 60); do
+	n=$(on_hub ceph pg ls snaptrim snaptrim_wait -f json 2>/dev/null | py json - "len(d.get('pg_stats', []))") || n=1
+	[ "$n" = 0 ] && break
+	sleep 1
+done
+# the same two jobs run locally first: two fio processes at once on the hub
+local_pair local "$TMP/mh1.fio" "$TMP/mh2.fio"
 on_hub "$FIO_BIN" --client="ip:10.77.1.2,$MH_PORT" "$TMP/mh1.fio" --client="ip:10.77.2.2,$MH_PORT" "$TMP/mh2.fio" \
 	--output-format=json --output="$TMP/client.json" >"$TMP/client.out" 2>&1 ||
 	{ cat "$TMP/client.out" "$TMP"/host?.log; fail "fio --client with a job file per host failed"; }
 py client-hosts "$TMP/client.json" 1 10.77.1.2 10.77.2.2 >"$TMP/client.res" ||
 	{ cat "$TMP/client.res" "$TMP/client.out"; fail "per-host job files: not one good job from each host"; }
-# the same two jobs run locally: two fio processes at once on the hub
-local_pair local "$TMP/mh1.fio" "$TMP/mh2.fio"
-for i in 1 2; do
-	on_hub rbd snap ls "rbd/mh-$i" | grep -q ' dbfio-' && fail "mh-$i: snapshots left (snap_remove_at_end=1)"
-done
 agg=$(awk '{ split($4, a, "="); s += a[2] } END { printf "%.1f", s }' "$TMP/client.res")
 loc=$LOCAL_IOPS
 ok "per-host job files: $(tr '\n' ';' <"$TMP/client.res") aggregate $agg IOPS, the same jobs locally $loc IOPS"
