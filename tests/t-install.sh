@@ -56,8 +56,10 @@ unset PYTHONDONTWRITEBYTECODE	# the command itself must write no __pycache__ (un
 grep -qF "$TMP/cmd/dbfio-runs/" "$TMP/sweep.out" || fail "dbfio-sweep: runs not under ./dbfio-runs: $(head -3 "$TMP/sweep.out")"
 "$P/bin/dbfio-snapregress" "$TMP/none.json" >"$TMP/snap.out" 2>&1
 [ $? = 2 ] && grep -q "^snapregress: " "$TMP/snap.out" || fail "dbfio-snapregress on a missing file: $(cat "$TMP/snap.out")"
+"$P/bin/dbfio-clientcheck" "$TMP/none.json" host1 >"$TMP/cc.out" 2>&1
+[ $? = 2 ] && grep -q "^clientcheck: " "$TMP/cc.out" || fail "dbfio-clientcheck on a missing file: $(cat "$TMP/cc.out")"
 "$P/bin/dbfio-logverify" --help >"$TMP/lv.out" 2>&1 || fail "dbfio-logverify --help: $(head -3 "$TMP/lv.out")"
-ok "dbfio-sweep, dbfio-snapregress and dbfio-logverify run from a scratch directory"
+ok "dbfio-sweep, dbfio-snapregress, dbfio-clientcheck and dbfio-logverify run from a scratch directory"
 
 # 2. uninstall: nothing of dbfio left, the other package's page kept
 mk uninstall PREFIX="$P"
