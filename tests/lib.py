@@ -15,6 +15,7 @@ never the engines' own code. `python3 tests/lib.py --help` lists them.
 """
 import ast
 import glob
+import hashlib
 import json
 import math
 import os
@@ -178,12 +179,9 @@ def cephfs_mount():
     return cephfs, fs
 
 
-@command
-def cephfs_ls(top):
-    """cephfs-ls DIR: the entries of a CephFS directory through libcephfs (/usr/bin/python3),
-    one per line, sorted; names only, no . or .."""
-    cephfs, fs = cephfs_mount()
-    d = fs.opendir(top)
+def cephfs_names(fs, top):
+    """The entries of a CephFS directory (names, sorted, no . or ..)."""
+    d = fs.opendir(top.encode() if isinstance(top, str) else top)
     names = []
     e = fs.readdir(d)
     while e:
@@ -192,8 +190,50 @@ def cephfs_ls(top):
             names.append(n)
         e = fs.readdir(d)
     fs.closedir(d)
+    return sorted(names)
+
+
+@command
+def cephfs_ls(top):
+    """cephfs-ls DIR: the entries of a CephFS directory through libcephfs (/usr/bin/python3),
+    one per line, sorted; names only, no . or .."""
+    cephfs, fs = cephfs_mount()
+    names = cephfs_names(fs, top)
     fs.shutdown()
-    print("\n".join(sorted(names)))
+    print("\n".join(names))
+
+
+@command
+def cephfs_do(op, *a):
+    """cephfs-do OP ARG...: one call through libcephfs (/usr/bin/python3), not dbfio's code:
+    mkdirs DIR | write FILE (64 KiB of random bytes) | symlink TARGET LINK |
+    sums DIR (every entry below DIR: 'dir PATH' or 'MD5 PATH')."""
+    cephfs, fs = cephfs_mount()
+    if op == "mkdirs":
+        fs.mkdirs(a[0].encode(), 0o755)
+    elif op == "write":
+        fd = fs.open(a[0].encode(), os.O_CREAT | os.O_WRONLY, 0o644)
+        fs.write(fd, os.urandom(65536), 0)
+        fs.close(fd)
+    elif op == "symlink":
+        fs.symlink(a[0].encode(), a[1].encode())
+    elif op == "sums":
+        stack = [a[0]]
+        while stack:
+            d = stack.pop()
+            for n in cephfs_names(fs, d):
+                p = d + "/" + n
+                if (fs.lstat(p.encode()).st_mode & 0o170000) == 0o040000:
+                    print("dir", p)
+                    stack.append(p)
+                else:
+                    fd = fs.open(p.encode(), os.O_RDONLY)
+                    data = fs.read(fd, 0, 1 << 20)
+                    fs.close(fd)
+                    print(hashlib.md5(data).hexdigest(), p)
+    else:
+        raise SystemExit(f"cephfs-do: {op}: not mkdirs, write, symlink or sums")
+    fs.shutdown()
 
 
 @command

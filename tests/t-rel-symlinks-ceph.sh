@@ -10,40 +10,7 @@ need_cluster
 have_backend LIBCEPHFS || skip "cephfs backend not built"
 ROOT=/dbfio-test-links-$$
 cephfs_cleanup "$ROOT"
-cfs() {	# cfs OP ARGS...: one call through python3-cephfs
-	/usr/bin/python3 - "$@" <<'EOF'
-import cephfs, hashlib, os, sys
-fs = cephfs.LibCephFS(conffile=os.environ["CEPH_CONF"]); fs.mount()
-op, a = sys.argv[1], sys.argv[2:]
-if op == "mkdirs":
-    fs.mkdirs(a[0].encode(), 0o755)
-elif op == "write":
-    fd = fs.open(a[0].encode(), os.O_CREAT | os.O_WRONLY, 0o644); fs.write(fd, os.urandom(65536), 0); fs.close(fd)
-elif op == "symlink":
-    fs.symlink(a[0].encode(), a[1].encode())
-elif op == "sums":	# md5 and name of every file below a[0]
-    stack = [a[0]]
-    while stack:
-        d = stack.pop()
-        h = fs.opendir(d.encode()); names = []
-        e = fs.readdir(h)
-        while e:
-            n = e.d_name.decode()
-            if n not in (".", ".."):
-                names.append(n)
-            e = fs.readdir(h)
-        fs.closedir(h)
-        for n in sorted(names):
-            p = d + "/" + n
-            st = fs.lstat(p.encode())
-            if (st.st_mode & 0o170000) == 0o040000:
-                print("dir", p); stack.append(p)
-            else:
-                fd = fs.open(p.encode(), os.O_RDONLY); data = fs.read(fd, 0, 1 << 20); fs.close(fd)
-                print(hashlib.md5(data).hexdigest(), p)
-fs.shutdown()
-EOF
-}
+cfs() { /usr/bin/python3 "$PY_LIB" cephfs-do "$@"; }	# one call through python3-cephfs
 V=$ROOT/victim
 cfs mkdirs "$V/dir" && cfs write "$V/file" && cfs write "$V/dir/keep" || fail "making the victims through python3-cephfs"
 cfs sums "$V" >"$TMP/before" || fail "reading the victims"
