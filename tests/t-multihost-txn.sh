@@ -1,5 +1,5 @@
 #!/bin/bash
-# Description: jobs/txn-pgbench.fio via fio --client, two netns hosts: own CephFS root each, summaries at the client, tps as local
+# Description: jobs/txn-pgbench.fio via fio --client, two netns hosts: own root/image each, summaries at the client, tps as local
 # Timeout: 400
 . "$(dirname "$0")/lib.sh"
 . "$REPO/tests/lib-netns.sh"
@@ -8,12 +8,13 @@
 # fio servers in two network namespaces, against a private cluster on
 # 10.77.0.1 (tests/lib-netns.sh). Hard checks: fio's client JSON has each
 # host's job without error (the client exits 0 when a server drops one); the
-# CephFS tree, listed through libcephfs, holds one database per host root; a
-# copy without calibration= is refused on its server and the refusal reaches
-# the client; each database's summary reaches the client. Timing assertion:
-# the client's aggregate tps is that of the same two jobs run locally within
-# noise (uncalibrated, as when the include did not reach the server, it was
-# 6x the calibrated figure).
+# CephFS tree, listed through libcephfs, holds one database per host root
+# (and rbd ls one image a host with store=rbd); a copy without calibration=
+# is refused on its server and the refusal reaches the client; each
+# database's summary reaches the client. Timing assertion: the client's
+# aggregate tps is that of the same two jobs run locally within noise
+# (uncalibrated, as when the include did not reach the server, it was 6x the
+# calibrated figure).
 timing_test
 have_backend LIBCEPHFS || skip "txn on CephFS needs libcephfs (configure found none)"
 [ -f "$B/txn.so" ] || fail "$B/txn.so not built"
@@ -72,6 +73,22 @@ for i in 1 2; do
 		{ cat "$TMP/h$i.ls"; fail "/mh/host$i holds no database of host $i"; }
 done
 ok "CephFS: /mh/host1 and /mh/host2 each hold a database ($(grep -cv '^\.dbfio' "$TMP/h1.ls") and $(grep -cv '^\.dbfio' "$TMP/h2.ls") entries)"
+
+# store=rbd: each host's database in an image of its own (rbdname=), which
+# the store creates; rbd ls is the oracle
+for i in 1 2; do
+	DBFIO_LIB=$B DIR=/tmp CLIENTS=2 SCALE=1 STORE=rbd RUNTIME=3 \
+		envsubst '${DBFIO_LIB} ${DIR} ${CLIENTS} ${SCALE} ${STORE} ${RUNTIME}' <"$REPO/jobs/txn-pgbench.fio" |
+		sed -e "s|^rbdname=.*|rbdname=txn-host$i|" -e "s/^\[pgbench\]/[pgbench$i]/" >"$TMP/rbd$i.fio"
+done
+on_hub "$FIO_BIN" --client="ip:10.77.1.2,$MH_PORT" "$TMP/rbd1.fio" --client="ip:10.77.2.2,$MH_PORT" "$TMP/rbd2.fio" \
+	--output-format=json --output="$TMP/rbd.json" >"$TMP/rbd.out" 2>&1 ||
+	{ cat "$TMP/rbd.out"; fail "txn on store=rbd through the client failed"; }
+"$REPO/tools/clientcheck" "$TMP/rbd.json" 10.77.1.2 10.77.2.2 || fail "store=rbd: not both hosts ran"
+on_hub rbd ls -p rbd >"$TMP/rbd.ls" || fail "rbd ls"
+[ "$(grep '^txn-' "$TMP/rbd.ls" | tr '\n' ' ')" = "txn-host1 txn-host2 " ] ||
+	{ cat "$TMP/rbd.ls"; fail "the pool holds $(grep -c '^txn-' "$TMP/rbd.ls") txn image(s), not txn-host1 and txn-host2"; }
+ok "store=rbd: rbd ls shows txn-host1 and txn-host2, one image a host"
 
 # the same two databases run locally: two fio processes at once on the hub
 local_pair local "$TMP/host1.fio" "$TMP/host2.fio"
