@@ -55,7 +55,7 @@ static char *read_profile(const char *path)
 	}
 	n = fread(buf, 1, CALIB_MAX_BYTES + 1, f);
 	if (ferror(f) || n > CALIB_MAX_BYTES) {
-		int err = ferror(f) ? EIO : EFBIG;
+		int err = ferror(f) ? (errno ? errno : EIO) : EFBIG;	/* the read's own cause */
 
 		fclose(f);
 		free(buf);
