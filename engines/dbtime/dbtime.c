@@ -119,6 +119,62 @@ void dbtime_exit(struct dbtime *t)
 	t->ws = NULL;
 }
 
+/* DBTIME_REF_STEPS register steps: the reference's work without a set */
+static uint64_t spin_steps(uint64_t x, uint64_t n)
+{
+	while (n--) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+	}
+	return x;
+}
+
+static pthread_mutex_t ref_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t ref_len = UINT64_MAX, ref_ns;
+
+static uint64_t ref_measure(uint64_t ws_bytes)
+{
+	struct dbtime t = { 0 };
+	volatile uint64_t sink = 0;
+	uint64_t best = UINT64_MAX;
+	unsigned int i;
+
+	if (ws_bytes) {
+		t.ws_len = ws_bytes < 4096 ? 4096 : ws_bytes;
+		t.ws = malloc(t.ws_len);
+		if (!t.ws)
+			return 0;
+		memset(t.ws, 1, t.ws_len);
+		t.ws_x = 0x9e3779b97f4a7c15ull;
+	}
+	for (i = 0; i <= DBTIME_REF_ROUNDS; i++) {
+		uint64_t t0 = dbtime_thread_cpu_ns(), dt;
+
+		sink += t.ws ? ws_steps(&t, DBTIME_REF_STEPS) : spin_steps(sink + i + 1, DBTIME_REF_STEPS);
+		dt = dbtime_thread_cpu_ns() - t0;
+		if (i && dt < best)	/* round 0 warms the set */
+			best = dt;
+	}
+	free(t.ws);
+	(void)sink;
+	return best ? best : 1;
+}
+
+uint64_t dbtime_cpu_ref(uint64_t ws_bytes)
+{
+	uint64_t ns;
+
+	pthread_mutex_lock(&ref_lock);
+	if (ref_len != ws_bytes) {
+		ref_ns = ref_measure(ws_bytes);
+		ref_len = ref_ns ? ws_bytes : UINT64_MAX;
+	}
+	ns = ref_ns;
+	pthread_mutex_unlock(&ref_lock);
+	return ns;
+}
+
 void dbtime_burn(struct dbtime *t, uint64_t ns)
 {
 	uint64_t t0 = dbtime_thread_cpu_ns(), now;

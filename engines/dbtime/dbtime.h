@@ -48,4 +48,18 @@ void dbtime_burn(struct dbtime *t, uint64_t ns);
  */
 void dbtime_round_trip(struct dbtime *t, uint64_t ns);
 
+/*
+ * The host's CPU reference figure: the thread CPU time, in ns, of a fixed
+ * piece of work: DBTIME_REF_STEPS steps over a working set of ws_bytes (the
+ * steps dbtime_burn makes; 0: a spin of as many register steps), the best of
+ * DBTIME_REF_ROUNDS rounds after one that warms the set (a few ms in all).
+ * Thread CPU time, so neither a busy host nor a CPU quota (cgroup cpu.max)
+ * inflates it: it is the speed of the CPU while it runs (docs/txn.md).
+ * Measured once per process and size (later calls return the first figure).
+ * -> ns, or 0 when the set cannot be allocated.
+ */
+#define DBTIME_REF_STEPS	100000
+#define DBTIME_REF_ROUNDS	15
+uint64_t dbtime_cpu_ref(uint64_t ws_bytes);
+
 #endif

@@ -64,6 +64,8 @@ struct txn_options {
 	unsigned long long bg_cpu;		/* usec, a transaction */
 	unsigned int after_reply;		/* percent of cpu */
 	unsigned long long cpu_ws;		/* bytes */
+	unsigned long long cpu_ref;		/* ns, the profile's machine (0: none) */
+	unsigned int cpu_scale;
 	unsigned long long client_ws;		/* bytes, the client thread's */
 	unsigned int log_bytes;
 	unsigned long long commit_delay;	/* usec */
@@ -144,6 +146,13 @@ static struct fio_option options[] = {
 	FIO_ENGINE_RANGE(T, "cpu_working_set", FIO_OPT_ULL, cpu_ws,
 		"Memory a connection's CPU works over (0: a spin that touches none): the statements' "
 		"CPU is that much hot work over it, longer when it went cold (0..1G)", "0", 0, 1ull << 30),
+	FIO_ENGINE_RANGE(T, "cpu_ref", FIO_OPT_ULL, cpu_ref,
+		"The CPU reference figure of the machine the profile was calibrated on: ns of "
+		"thread CPU time for a fixed work over cpu_working_set (lab/txncalib --cpu-ref; "
+		"0: none, no scaling; 0..1G)", "0", 0, 1ull << 30),
+	FIO_ENGINE_BOOL(T, "cpu_scale", cpu_scale,
+		"Scale the CPU options (cpu_per_stmt, client_cpu_per_stmt, commit_cpu, "
+		"background_cpu) by this host's reference figure over cpu_ref", "1"),
 	FIO_ENGINE_RANGE(T, "client_working_set", FIO_OPT_ULL, client_ws,
 		"Memory the client thread's CPU works over (client_thread=1; 0: a spin that touches "
 		"none, as a client's small hot memory; 0..1G)", "0", 0, 1ull << 30),
@@ -309,11 +318,43 @@ static void calib_text(const struct txn_options *o, struct txn_db_cfg *c)
 		 o->client_cpu, o->commit_cpu, o->bg_cpu, o->flush_wait);
 }
 
+/*
+ * The host's CPU against the profile's: the same reference work measured
+ * here (once per process), the CPU options scaled by host / profile when the
+ * profile has a figure and cpu_scale=1.
+ */
+static void cpu_scaling(const struct txn_options *o, struct txn_cpu *c)
+{
+	double f;
+
+	c->host_ref = dbtime_cpu_ref(o->cpu_ws);
+	c->prof_ref = o->cpu_ref;
+	c->scale = o->cpu_scale;
+	f = c->prof_ref && c->scale && c->host_ref ? c->host_ref / (double)c->prof_ref : 1.0;
+	c->factor = f;
+	c->cpu_ns = (uint64_t)(o->cpu * 1000 * f + 0.5);
+	c->client_ns = (uint64_t)(o->client_cpu * 1000 * f + 0.5);
+	c->commit_ns = (uint64_t)(o->commit_cpu * 1000 * f + 0.5);
+}
+
+/* The factor, said once per process by the first connection (not in setup: a refusal is one line). */
+static void cpu_say(const struct txn_cpu *c)
+{
+	static int said;
+	char line[160];
+
+	if (__atomic_exchange_n(&said, 1, __ATOMIC_SEQ_CST))
+		return;
+	txn_cpu_line(line, sizeof(line), c);
+	fprintf(stderr, "txn: cpu: %s\n", line);
+}
+
 static int txn_config(struct thread_data *td, struct txn_db_cfg *c)
 {
 	struct txn_options *o = td->eo;
 
 	memset(c, 0, sizeof(*c));
+	cpu_scaling(o, &c->cpu);
 	c->log.postgres = TXN_FLAVOR(o) == RL_POSTGRES;
 	c->page_size = c->log.postgres ? 8192 : 16384;
 	c->pool_bytes = c->log.postgres ? o->shared_buffers : o->innodb_pool;
@@ -325,7 +366,7 @@ static int txn_config(struct thread_data *td, struct txn_db_cfg *c)
 	c->prefill = o->prefill;
 	c->prewarm = o->prewarm;
 	c->row_locks = o->row_locks;
-	c->bg_cpu_ns = o->bg_cpu * 1000;
+	c->bg_cpu_ns = (uint64_t)(o->bg_cpu * 1000 * c->cpu.factor + 0.5);
 	c->fpw = c->log.postgres && o->fpw;
 	c->dblwr = c->log.postgres || !o->doublewrite ? 0 : c->log.rl.g.flavor == RL_MARIADB ? 2 : 1;
 	c->ckpt.timeout_ns = o->checkpoint_timeout * 1000000000ull;
@@ -426,6 +467,7 @@ static int fio_txn_init(struct thread_data *td)
 		td_verror(td, EINVAL, "txn options");
 		goto out;
 	}
+	cpu_say(&c->cpu);
 	if (fio_store_connect(td, "txn", &o->so, td->o.directory, 0, &tx->store))
 		goto out;
 	c->store = tx->store->cfg;
@@ -457,7 +499,7 @@ static int fio_txn_init(struct thread_data *td)
 		goto out;
 	}
 	if (o->client_thread && o->client_cpu &&
-	    (cerr = txn_client_start(&tx->client, o->client_cpu * 1000, o->client_ws))) {
+	    (cerr = txn_client_start(&tx->client, tx->db->c.cpu.client_ns, o->client_ws))) {
 		log_err("txn: client_thread=1 (client_working_set=%llu): cannot start the client's "
 			"thread: %s\n", o->client_ws, strerror(-cerr));
 		td_verror(td, -cerr, "client_thread");
@@ -621,7 +663,8 @@ static int transaction(struct thread_data *td, struct txn_data *tx)
 {
 	struct txn_options *o = td->eo;
 	const struct txn_profile *p = &tx->db->c.prof;
-	unsigned long long burn, after;
+	const struct txn_cpu *cpu = &tx->db->c.cpu;
+	uint64_t burn, after;
 	unsigned int i, j;
 	int ret = 0;
 
@@ -635,12 +678,12 @@ static int transaction(struct thread_data *td, struct txn_data *tx)
 		 * the client's half first: on its thread, while this one burns the
 		 * server's part after its reply (cpu_after_reply), else burned here
 		 */
-		burn = o->cpu + (tx->client.started ? 0 : o->client_cpu);
+		burn = cpu->cpu_ns + (tx->client.started ? 0 : cpu->client_ns);
 		if (tx->client.started) {
-			after = o->cpu * o->after_reply / 100;
+			after = cpu->cpu_ns * o->after_reply / 100;
 			ret = txn_client_send(&tx->client);
 			if (!ret && after)
-				dbtime_burn(&tx->dt, after * 1000);
+				dbtime_burn(&tx->dt, after);
 			if (!ret)
 				ret = txn_client_wait(&tx->client);
 			if (ret) {
@@ -650,7 +693,7 @@ static int transaction(struct thread_data *td, struct txn_data *tx)
 			burn -= after;
 		}
 		if (burn)
-			dbtime_burn(&tx->dt, burn * 1000);
+			dbtime_burn(&tx->dt, burn);
 		ret = probe(tx, &p->s[i]);
 		for (j = 0; j < p->s[i].nacc && !ret; j++)
 			ret = pages(tx, &p->s[i].acc[j]);
@@ -671,7 +714,7 @@ static int transaction(struct thread_data *td, struct txn_data *tx)
 	}
 	if (!ret && p->log_bytes && o->commit_cpu &&
 	    (tx->db->c.log.postgres || o->rl.trx_commit == 1))
-		dbtime_burn(&tx->dt, o->commit_cpu * 1000);
+		dbtime_burn(&tx->dt, cpu->commit_ns);
 	/* PostgreSQL: after the commit record is flushed */
 	txn_unlock_all(&tx->db->locks, tx);
 	if (!ret)

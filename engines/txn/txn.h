@@ -262,6 +262,19 @@ struct txn_sum {
 	uint64_t bucket[TXN_SUM_BUCKETS];
 };
 
+/*
+ * The host's CPU against the profile's (cpu_ref=, cpu_scale=): both figures
+ * are dbtime_cpu_ref() over cpu_working_set, the profile's measured on the
+ * machine it was calibrated on; the CPU options are scaled by host / profile.
+ */
+struct txn_cpu {
+	uint64_t host_ref, prof_ref;	/* ns; prof_ref 0: the profile has none */
+	double factor;			/* what the CPU work is multiplied by (1: none) */
+	int scale;			/* cpu_scale= */
+	/* a statement's server and client CPU, a durable commit's, in ns, scaled */
+	uint64_t cpu_ns, client_ns, commit_ns;
+};
+
 /* What the summary says beside the counts (copied: the jobs' options go first). */
 struct txn_sum_info {
 	const char *db;			/* the database: store:directory */
@@ -269,6 +282,7 @@ struct txn_sum_info {
 	const char *flavor;
 	const char *calibration;	/* calibration=: the profile, its machine and date */
 	const char *timing;		/* the values of the options a calibration sets */
+	struct txn_cpu cpu;		/* the host's CPU against the profile's */
 	uint64_t commits, flushes;	/* the log's, the whole run */
 };
 
@@ -277,6 +291,7 @@ void txn_sum_merge(struct txn_sum *dst, const struct txn_sum *src);
 /* fio's rule: the first bucket whose running count reaches p % of the count */
 uint64_t txn_sum_pct(const struct txn_sum *s, double p);
 double txn_sum_tps(const struct txn_sum *s);
+void txn_cpu_line(char *buf, size_t len, const struct txn_cpu *c);
 void txn_sum_print(FILE *f, const struct txn_sum *s, const struct txn_sum_info *in);
 /* The summary as one JSON object (summary_json=), a json_body_fn's arguments. */
 struct json_out;
@@ -297,7 +312,8 @@ struct txn_db_cfg {
 	uint64_t pool_bytes;
 	int prefill, prewarm, fpw, dblwr;
 	int row_locks;			/* 0: updates never wait on each other */
-	uint64_t bg_cpu_ns;		/* background_cpu= a transaction */
+	uint64_t bg_cpu_ns;		/* background_cpu= a transaction, scaled */
+	struct txn_cpu cpu;
 	struct pg_ckpt_conf ckpt;
 	struct txn_log_cfg log;
 };

@@ -382,6 +382,8 @@ static const char *cfg_diff(const struct txn_db_cfg *a, const struct txn_db_cfg 
 		return "row_locks";
 	if (a->bg_cpu_ns != b->bg_cpu_ns)
 		return "background_cpu";
+	if (a->cpu.factor != b->cpu.factor)
+		return "cpu_ref or cpu_scale";
 	if (a->ckpt.timeout_ns != b->ckpt.timeout_ns)
 		return "checkpoint_timeout";
 	if (x->flush_wait_ns != y->flush_wait_ns)
@@ -502,7 +504,7 @@ int txn_db_detach(struct txn_db *db, FILE *f, const struct txn_sum *mine,
 		snprintf(txt + 1536, 512, "%s", db->c.timing);
 		*info = (struct txn_sum_info){
 			.db = txt, .profile = txt + 512, .calibration = txt + 1024, .timing = txt + 1536,
-			.flavor = rl_flavor_name(db->c.log.rl.g.flavor),
+			.flavor = rl_flavor_name(db->c.log.rl.g.flavor), .cpu = db->c.cpu,
 			.commits = db->log.st.commits, .flushes = db->log.st.flushes,
 		};
 	}

@@ -105,12 +105,28 @@ static double avg_ms(const struct txn_sum *s)
 	return s->count ? s->sum_ns / 1e6 / s->count : 0.0;
 }
 
+/* The summary's CPU line: the two reference figures and the factor, or why none. */
+void txn_cpu_line(char *buf, size_t len, const struct txn_cpu *c)
+{
+	if (!c->prof_ref)
+		snprintf(buf, len, "host cpu_ref=%lluns, the profile has no cpu_ref: not scaled",
+			 (unsigned long long)c->host_ref);
+	else
+		snprintf(buf, len, "host cpu_ref=%lluns, profile cpu_ref=%lluns: factor %.3f%s",
+			 (unsigned long long)c->host_ref, (unsigned long long)c->prof_ref,
+			 c->host_ref / (double)c->prof_ref, c->scale ? ", applied" : ", not applied (cpu_scale=0)");
+}
+
 void txn_sum_print(FILE *f, const struct txn_sum *s, const struct txn_sum_info *in)
 {
+	char cpu[160];
+
+	txn_cpu_line(cpu, sizeof(cpu), &in->cpu);
 	fprintf(f, "txn: summary of database %s\n"
 		"transaction type: %s (flavor=%s)\n"
 		"calibration: %s\n"
 		"calibrated values: %s\n"
+		"cpu: %s\n"
 		"number of clients: %u\n"
 		"number of transactions actually processed: %llu\n"
 		"duration: %.3f s\n"
@@ -119,7 +135,7 @@ void txn_sum_print(FILE *f, const struct txn_sum *s, const struct txn_sum_info *
 		"latency p99 = %.3f ms\n"
 		"commits per flush = %.2f (%llu commits, %llu log flushes)\n"
 		"tps = %.2f\n",
-		in->db, in->profile, in->flavor, in->calibration, in->timing, s->conns,
+		in->db, in->profile, in->flavor, in->calibration, in->timing, cpu, s->conns,
 		(unsigned long long)s->count, seconds(s), avg_ms(s),
 		txn_sum_pct(s, 95) / 1e6, txn_sum_pct(s, 99) / 1e6,
 		in->flushes ? (double)in->commits / in->flushes : 0.0,
@@ -139,6 +155,13 @@ void txn_sum_json(struct json_out *j, void *arg)
 	json_kstr(j, "flavor", in->flavor);
 	json_kstr(j, "calibration", in->calibration);
 	json_kstr(j, "calibrated_values", in->timing);
+	json_kobj(j, "cpu");
+	json_kuint(j, "host_ref_ns", in->cpu.host_ref);
+	json_kuint(j, "profile_ref_ns", in->cpu.prof_ref);
+	json_kreal(j, "host_over_profile", in->cpu.prof_ref ? in->cpu.host_ref / (double)in->cpu.prof_ref : 0.0, 4);
+	json_kreal(j, "factor", in->cpu.factor, 4);
+	json_kbool(j, "scaled", in->cpu.prof_ref && in->cpu.scale);
+	json_obj_end(j);
 	json_kuint(j, "connections", s->conns);
 	json_kuint(j, "transactions", s->count);
 	json_kreal(j, "seconds", seconds(s), 6);

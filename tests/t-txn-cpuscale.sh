@@ -1,0 +1,59 @@
+#!/bin/bash
+# Description: txn scales its CPU options by the host's cpu_ref over the profile's: fio's CPU (wait4 rusage) follows
+# Tier: quick
+# Timeout: 200
+# In full: a profile whose cpu_ref is half this host's figure (the host's measured by lab/txncalib --cpu-ref,
+# libdbfio's function in another process) makes the engine burn about twice the CPU a transaction: the fio
+# process's user+sys time (the kernel's wait4 rusage, not the engine's clock) above a run with no CPU options
+# is about twice the cpu_scale=0 run's; calibration=none (no cpu_ref) says "not scaled" in the summary and
+# burns what it is told; a shipped profile's cpu_ref is the number in its file.
+. "$(dirname "$0")/lib.sh"
+E=$B/txn.so
+H=$(DBFIO_BUILD=$B "$REPO/lab/txncalib" --cpu-ref --working-set 0 | sed -n 's/^cpu_ref=//p')
+[ -n "$H" ] && [ "$H" -gt 0 ] || fail "lab/txncalib --cpu-ref printed no cpu_ref"
+half=$((H / 2))
+# tpcb, 40 transactions: 7 statements x (1 ms server + 1 ms client) + a 3 ms durable commit + 3 ms
+# of background = 20 ms a transaction, 0.8 s in all at a factor of 1; the spin (cpu_working_set=0)
+# burns thread CPU time exactly, however busy the host
+CPUOPTS=(--cpu_per_stmt=1ms --client_cpu_per_stmt=1ms --commit_cpu=3ms --background_cpu=3ms)
+cpu() {	# cpu NAME ARGS...: CPU = user+sys seconds of fio
+	local n=$1; shift
+	mkdir -p "$TMP/$n"
+	CPU=$(py rusage "$FIO" --output-format=json --output="$TMP/$n.json" --name="$n" \
+		--ioengine="external:$E" --directory="$TMP/$n" --rw=write --wal_segment_size=1m \
+		--number_ios=40 --summary_json="$TMP/$n.sum" "$@" 2>"$TMP/$n.err") && [ -n "$CPU" ] ||
+		{ cat "$TMP/$n.err"; fail "$n: fio failed"; }
+}
+cpu base --calibration=none; base=$CPU
+cpu none --calibration=none "${CPUOPTS[@]}"; none=$CPU
+grep -q "^cpu: host cpu_ref=[0-9]*ns, the profile has no cpu_ref: not scaled$" "$TMP/none.err" ||
+	fail "calibration=none: the summary does not say 'not scaled': $(grep '^cpu:' "$TMP/none.err")"
+[ "$(json "$TMP/none.sum" 'd["cpu"]["scaled"]')" = False ] || fail "calibration=none: summary_json says scaled"
+cpu off --calibration=none --cpu_ref="$half" --cpu_scale=0 "${CPUOPTS[@]}"; off=$CPU
+grep -q "^cpu: .*, not applied (cpu_scale=0)$" "$TMP/off.err" || fail "cpu_scale=0: the summary does not say so"
+cpu on --calibration=none --cpu_ref="$half" "${CPUOPTS[@]}"; on=$CPU
+f=$(json "$TMP/on.sum" 'd["cpu"]["factor"]')
+grep -q "^txn: cpu: host cpu_ref=[0-9]*ns, profile cpu_ref=${half}ns: factor " "$TMP/on.err" ||
+	fail "cpu_ref=$half: no start line with the factor: $(grep 'cpu' "$TMP/on.err" | head -3)"
+echo "host cpu_ref $H ns (lab/txncalib), profile cpu_ref $half ns, the engine's factor $f;" \
+	"fio CPU: no CPU options ${base}s, not scaled ${none}s, cpu_scale=0 ${off}s, scaled ${on}s"
+# The engine's figure and lab/txncalib's are the same function in two processes: best of 15 rounds
+# of thread CPU time each, which a busy host moves by 10 % here (a sibling hyperthread's or a
+# neighbour's use of the caches), so the factor is 2 within 1.5..2.7, not closer.
+py check "1.5 <= $f <= 2.7" || fail "cpu_ref=$half (half of this host's $H): the engine's factor $f is not about 2"
+[ "$(json "$TMP/off.sum" 'd["cpu"]["factor"]')" = 1.0 ] || fail "cpu_scale=0: summary_json's factor is not 1"
+# The oracle: the kernel's CPU of fio above the run with no CPU options. Not scaled: +0.8 s; scaled:
+# +0.8 x factor. A hard bound that no host speed moves (CPU time is burned to the ns asked): at least
+# 1.3 x the unscaled extra (a factor of 1.5 at least, less what an unscaled background share
+# would take away); a factor computed but not applied gives 1.0.
+r=$(py calc "round(($on - $base) / ($off - $base), 3)")
+py check "$r >= 1.3" || fail "scaled CPU: +$(py calc "round($on - $base, 3)") s against +$(py calc "round($off - $base, 3)") s at cpu_scale=0: ratio $r, not the factor $f"
+timing_check "abs($r - $f) <= 0.2 * $f" "scaled CPU: ratio $r of fio's extra CPU, the engine's factor $f: more than 20 % apart"
+ok "cpu_ref=$half: factor $f, fio's extra CPU $r x the unscaled run's (rusage); calibration=none: not scaled, said"
+# a shipped profile carries this machine's figure, as its file says
+want=$(sed -n 's/^cpu_ref=//p' "$REPO/jobs/txn-profiles/postgres15.fio")
+[ -n "$want" ] || fail "jobs/txn-profiles/postgres15.fio: no cpu_ref= line"
+cpu ship --calibration=postgres15 --number_ios=5
+[ "$(json "$TMP/ship.sum" 'd["cpu"]["profile_ref_ns"]')" = "$want" ] ||
+	fail "calibration=postgres15: summary_json's profile_ref_ns is not the file's cpu_ref=$want"
+ok "calibration=postgres15: profile cpu_ref=$want ns, as jobs/txn-profiles/postgres15.fio says"
