@@ -509,6 +509,75 @@ def metastorm_counts(trace, table_json, flavor):
         return 1
 
 
+_WALSEG = re.compile(r"(^|/)[0-9A-F]{24}$")
+_WALTMP = re.compile(r"(^|/)xlogtemp\.\d+$")
+
+
+def _wal_creations(trace):
+    """Per WAL segment created in an strace -f -y trace (PostgreSQL's
+    XLogFileInit, or a model of it): the creating thread's steps from its
+    open of xlogtemp.PID with O_CREAT to its open of the installed segment,
+    as words (calls on other files left out, sizes kept), and the fdatasyncs
+    of WAL segments other threads made meanwhile."""
+    calls = [c for c in dbstrace.calls(trace) if c.pid is not None]
+    out = []
+    for i, c in enumerate(calls):
+        if c.call not in ("open", "openat") or "O_CREAT" not in c.args or c.failed:
+            continue
+        tmp = c.rpath or ""
+        if not _WALTMP.search(tmp):
+            continue
+        wal_dir, seg, steps, others, writes = os.path.dirname(tmp), None, ["create-tmp"], 0, []
+        for d in calls[i + 1:]:
+            path = d.path or ""
+            if d.pid != c.pid:
+                if d.call == "fdatasync" and _WALSEG.search(path):
+                    others += 1
+                continue
+            if d.call in ("pwrite64", "pwritev", "pwritev2", "fallocate") and path == tmp:
+                n = d.ints(-2)[0] if d.call == "fallocate" else d.ret
+                writes.append((d.call, n))
+                continue
+            if writes:
+                steps.append("zero %s x%d = %d" % ("/".join(sorted({w[0] for w in writes})), len(writes),
+                                                   sum(w[1] for w in writes)))
+                writes = []
+            if d.call in ("fsync", "fdatasync"):
+                what = ("tmp" if path == tmp else "dir" if path == wal_dir else
+                        "seg" if seg and path == seg else None)
+                if what:
+                    steps.append("%s-%s" % (d.call, what))
+            elif d.call in ("rename", "renameat", "renameat2") and d.strings() and \
+                    _WALTMP.search(d.strings()[0]):
+                seg = os.path.join(wal_dir, os.path.basename(d.strings()[-1]))
+                steps.append("rename")
+            elif seg and d.call in ("open", "openat") and not d.failed and d.rpath == seg and \
+                    "fsync-dir" in steps:
+                steps.append("open-seg")
+                break
+        out.append((seg, steps, others))
+    return out
+
+
+@command
+def wal_creations(trace, seg_size, zero):
+    """wal-creations STRACE SEG_SIZE ZERO: every WAL segment created in STRACE (PostgreSQL 15's
+    XLogFileInit: strace -f -y) takes the same steps: xlogtemp.PID created, zero-filled (ZERO=1:
+    pwritev of 256 kB; 0: one byte at its end), fsynced, fsynced again, renamed, the segment and
+    the directory fsynced, the segment opened; no WAL fdatasync of another thread meanwhile.
+    Prints the steps of the first and how many were created."""
+    seg_size = int(seg_size)
+    fill = ("zero pwritev x%d = %d" % (seg_size // 262144, seg_size) if zero == "1" else
+            "zero pwrite64 x1 = 1")
+    want = ["create-tmp", fill, "fsync-tmp", "fsync-tmp", "rename", "fsync-seg", "fsync-dir", "open-seg"]
+    made = _wal_creations(trace)
+    print("created", len(made), "segments; the first:", made[0][1] if made else None)
+    assert made, "no WAL segment created (no open of xlogtemp.PID with O_CREAT)"
+    for seg, steps, others in made:
+        assert steps == want, "%s: steps %s, expected %s" % (seg, steps, want)
+        assert others == 0, "%s: %d WAL fdatasync by other threads while it was created" % (seg, others)
+
+
 @command
 def metastorm_dirsyncs(trace, table_json, flavor):
     """metastorm-dirsyncs STRACE TABLE_JSON FLAVOR: the schema directory's fsyncs (strace)
@@ -1745,6 +1814,46 @@ def mariadb_log_buffering(d):
     m = re.search(r"InnoDB: (File system buffers for log disabled|Buffered log writes) \(block size=(\d+) bytes\)",
                   log)
     print(("direct " if m.group(1).startswith("File") else "buffered ") + m.group(2) if m else "none")
+
+
+
+@command
+def pg_wal_creations(d, zero):
+    """pg-wal-creations DIR ZERO: start real PostgreSQL 15 (dbfio.servers) in DIR with
+    min_wal_size=32MB, max_wal_size=64MB and wal_init_zero=ZERO (1 on, 0 off), trace its
+    postmaster and the backends it forks (strace -f -y) through pgbench -i -s 2 and 4 clients
+    for 5 s, and check the segments it creates as wal-creations does (16 MB segments)."""
+    import shutil
+    import signal
+    import subprocess
+    import tempfile
+    import time
+    from dbfio import servers
+    wd, ld = tempfile.mkdtemp(dir=d), tempfile.mkdtemp(dir=d)
+    trace = os.path.join(ld, "pg.strace")
+    s = servers.Postgres(wd, ld, ["min_wal_size=32MB", "max_wal_size=64MB",
+                                  "wal_init_zero=" + ("on" if zero == "1" else "off")])
+    st = None
+    try:
+        s.setup()
+        s.start()
+        st = subprocess.Popen(["strace", "-f", "-qq", "-y", "-o", trace, "-p", str(s.proc.pid), "-e",
+                               "trace=openat,pwrite64,pwritev,fsync,fdatasync,rename,renameat,renameat2,"
+                               "fallocate"])
+        time.sleep(2)       # strace is attached
+        pgb = ["/usr/bin/pgbench", "-h", "127.0.0.1", "-p", str(s.port), "-U", "postgres"]
+        servers.run(pgb + ["-i", "-s", "2", "postgres"], "pgbench -i", 300, env=s.env())
+        servers.run(pgb + ["-c", "4", "-T", "5", "postgres"], "pgbench", 120, env=s.env())
+    finally:
+        s.stop()
+        if st:
+            st.send_signal(signal.SIGINT)
+            st.wait(30)
+    try:
+        return wal_creations(trace, str(16 << 20), zero)
+    finally:
+        shutil.rmtree(wd, ignore_errors=True)
+        shutil.rmtree(ld, ignore_errors=True)
 
 
 # ------------------------------------------------------------------ main

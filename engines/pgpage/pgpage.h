@@ -85,6 +85,11 @@ struct pg_ckpt_conf {
 	void (*writing)(void *arg, unsigned int idx, uint64_t page);
 	void (*written)(void *arg, unsigned int idx, uint64_t page);
 	void *written_arg;
+	/* optional: called by the checkpointer, holding none of its locks, as a
+	 * checkpoint begins (done 0: txn takes its redo point) and once its
+	 * files are synced (done 1: txn's log may recycle what lies before it) */
+	void (*phase)(void *arg, int done);
+	void *phase_arg;
 	/* txn: write the page from the buffer (zeros), not a rewrite of what the file holds */
 	int no_reread;
 	/* txn, InnoDB: each batch of up to PG_DBLWR_BATCH pages goes to this file

@@ -440,6 +440,8 @@ static void run_checkpoint(struct pg_ckpt *ck, const char *reason,
 	unsigned int nfiles = 0;
 
 	ck->checkpoints++;
+	if (ck->conf.phase)
+		ck->conf.phase(ck->conf.phase_arg, 0);
 	write_pages(ck, d, spread_ns, &written, &skipped);
 	t1 = now_ns();
 	if (ck->conf.log)
@@ -457,6 +459,8 @@ static void run_checkpoint(struct pg_ckpt *ck, const char *reason,
 	ck->written += written;
 	ck->skipped += skipped;
 	dirty_clear(d, ck->g);
+	if (ck->conf.phase)
+		ck->conf.phase(ck->conf.phase_arg, 1);
 }
 
 /* Wait for a request, the timeout or stop; take the set. Returns 0 to stop. */

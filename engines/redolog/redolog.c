@@ -314,12 +314,13 @@ static void fio_redolog_cleanup(struct thread_data *td)
 		rl_trace_check(td, rd, 1);
 		fprintf(fio_report_begin(&r), "redolog: job %s: flavor=%s store=%s commits=%llu groups=%llu "
 			"writes=%llu flushes=%llu bytes=%llu pad_bytes=%llu max_group=%llu "
-			"recycled=%llu wraps=%llu lsn=%llu\n", td->o.name,
+			"recycled=%llu created=%llu removed=%llu wraps=%llu lsn=%llu\n", td->o.name,
 			rl_flavor_name(rd->log.c.g.flavor), store_backend_name(rd->store->cfg.backend),
 			(unsigned long long)st->commits, (unsigned long long)st->groups,
 			(unsigned long long)st->writes, (unsigned long long)st->flushes,
 			(unsigned long long)st->bytes, (unsigned long long)st->pad_bytes,
 			(unsigned long long)st->max_group, (unsigned long long)st->recycles,
+			(unsigned long long)st->creates, (unsigned long long)st->removes,
 			(unsigned long long)st->wraps, (unsigned long long)rd->log.lsn);
 		fio_report_end(&r);
 	}

@@ -29,11 +29,16 @@ struct rl_cfg {
 	const char *trace;	/* write trace, or NULL */
 	int unlink;		/* fio's unlink=1: remove the log files at close */
 	const char *job;	/* the job's name in messages; NULL: the engine's */
+	int wal_init_zero;	/* postgres: a created segment is zero-filled (else 1 byte at its end) */
+	int wal_recycle;	/* postgres: a freed segment is renamed ahead (else removed) */
+	int ckpt_frees;		/* postgres: only rl_log_freed() frees segments (txn's checkpointer);
+				 * 0: every segment behind the ring is free (redolog) */
 };
 
 struct rl_stats {
 	uint64_t commits, groups, writes, bytes, pad_bytes, flushes;
 	uint64_t recycles, wraps, max_group;
+	uint64_t creates, removes;	/* postgres: segments created (XLogFileInit), removed */
 };
 
 struct rl_log {
@@ -57,6 +62,9 @@ struct rl_log {
 	uint64_t written_lsn, ack_lsn, durable_lsn, ckpt_lsn;
 	uint64_t wa_end_u;	/* units below this were already padded */
 	uint64_t seg_hi;	/* postgres: highest segment in place; redo8030: active file */
+	uint64_t *old;		/* postgres: segments on disk behind the ring, ascending */
+	unsigned int nold, old_cap;
+	uint64_t freed_lsn;	/* postgres, ckpt_frees: segments wholly below it are free */
 	int files_ok;		/* every file created: rewrite the meta at close */
 	uint64_t cap, stride, next_marker;
 	uint64_t marker[RL_MARKERS];
@@ -109,6 +117,12 @@ int rl_log_flush(struct rl_log *l, uint64_t *flush_ns);
  */
 /* Records up to lsn are acknowledged: update the sidecar. */
 void rl_log_ack(struct rl_log *l, uint64_t lsn);
+/*
+ * postgres, c.ckpt_frees: a checkpoint whose redo point is lsn completed; the
+ * segments wholly below lsn may be recycled (or removed). Caller serializes it
+ * with the writes (txn: the log's mutex).
+ */
+void rl_log_freed(struct rl_log *l, uint64_t lsn);
 
 /* Internal to the log writer (redolog_log.c <-> redolog_flush.c). */
 int rl_fail(struct rl_log *l, int ret, const char *call, const char *name);

@@ -132,6 +132,8 @@ int rl_opts_to_cfg(const struct rl_opts *o, const struct rl_opts_env *env, struc
 	c->bufsize = 16 << 20;		/* innodb_log_buffer_size's and wal_buffers' default */
 	if (flavor == RL_POSTGRES) {
 		rl_pg_cfg(c, o->wal_sync_method, o->wal_segment_size, o->wal_segments);
+		c->wal_init_zero = o->wal_init_zero;
+		c->wal_recycle = o->wal_recycle;
 		return 0;
 	}
 	rl_innodb_geo(c, flavor, o->log_file_size, o->trx_commit);

@@ -24,6 +24,8 @@ struct rl_opts {
 	unsigned int wal_sync_method;	/* enum rl_wal_method */
 	unsigned long long wal_segment_size;
 	unsigned int wal_segments;
+	unsigned int wal_init_zero;	/* postgres: a created segment zero-filled */
+	unsigned int wal_recycle;	/* postgres: freed segments renamed ahead, else removed */
 };
 
 /*
@@ -94,7 +96,13 @@ static inline const char *rl_wal_method_name(unsigned int m)
 		"postgres: WAL segment size", "16M", 1 << 20, 1 << 30),			\
 	FIO_ENGINE_RANGE(T, "wal_segments", FIO_OPT_INT, m.wal_segments,		\
 		"postgres: WAL segments kept and recycled (min_wal_size / wal_segment_size)",	\
-		"5", 2, 1024)
+		"5", 2, 1024),								\
+	FIO_ENGINE_BOOL(T, "wal_init_zero", m.wal_init_zero,				\
+		"postgres: a WAL segment created during the run is zero-filled (0: one byte "	\
+		"written at its end)", "1"),						\
+	FIO_ENGINE_BOOL(T, "wal_recycle", m.wal_recycle,				\
+		"postgres: segments a checkpoint frees are renamed to future ones (0: removed, "	\
+		"every new segment created)", "1")
 
 /*
  * What the engine knows beside the shared options: the flavor it models when

@@ -264,6 +264,7 @@ static int log_cfg(struct thread_data *td, struct txn_options *o, struct txn_db_
 
 	if (rl_opts_to_cfg(&o->rl, &env, &l->rl, err, sizeof(err)))
 		REFUSE("%s\n", err);
+	l->rl.ckpt_frees = 1;	/* postgres: only a completed checkpoint frees WAL segments */
 	/* a transaction's records and InnoDB's background batches need room */
 	if (!l->postgres && l->rl.g.file_size < (1 << 20))
 		REFUSE("innodb_log_file_size=%llu: txn's log files must hold at least 1M\n",

@@ -189,6 +189,7 @@ struct txn_log {
 	FILE *trace;
 	struct pg_ckpt *ck;		/* max_wal_size's checkpoint requests go here */
 	uint64_t ckpt_from;		/* LSN of the last request */
+	uint64_t ckpt_redo;		/* postgres: LSN at the running checkpoint's start */
 	struct txn_log_stats st;
 	struct dbtime wait;		/* flush_wait's sleeps, by the flusher of the moment */
 	char err[768];
@@ -198,6 +199,8 @@ struct txn_log {
 int txn_log_open(struct txn_log *l, struct store *s, const struct txn_log_cfg *c);
 /* log_bin: create (or empty) the binlog; the caller has claimed its name. */
 int txn_log_open_binlog(struct txn_log *l);
+/* pg_ckpt_conf.phase: a checkpoint began (done 0) or ended (1); arg is the txn_log. */
+void txn_log_ckpt_phase(void *arg, int done);
 void txn_log_close(struct txn_log *l);
 /* Append the transaction's records and wait until the commit is as durable as configured. */
 int txn_log_commit(struct txn_log *l, uint32_t bytes, uint32_t binlog_bytes);

@@ -296,6 +296,10 @@ static int db_open(struct txn_db *db, char *err, size_t errlen)
 	cc.writing = ckpt_writing;
 	cc.written = ckpt_written;
 	cc.written_arg = db;
+	if (db->c.log.postgres) {	/* a completed checkpoint frees WAL segments */
+		cc.phase = txn_log_ckpt_phase;
+		cc.phase_arg = &db->log;
+	}
 	cc.no_reread = 1;	/* the databases write from the buffer */
 	cc.dblwr_name = db->c.dblwr ? txn_db_dw_name(db) : NULL;
 	cc.dblwr_sync = db->c.dblwr;
@@ -315,7 +319,7 @@ static int db_open(struct txn_db *db, char *err, size_t errlen)
 static void db_close(struct txn_db *db)
 {
 	txn_bgcpu_stop(&db->bg);
-	txn_log_close(&db->log);
+	/* the checkpointer first: its phase callback takes the log's mutex */
 	db->log.ck = NULL;
 	if (db->ck) {
 		pg_ckpt_stop(db->ck, 0);
@@ -326,6 +330,7 @@ static void db_close(struct txn_db *db)
 		pg_ckpt_free(db->ck);
 		db->ck = NULL;
 	}
+	txn_log_close(&db->log);
 	txn_pool_free(&db->pool);
 	if (db->ws)
 		store_exit(db->ws);
@@ -367,6 +372,9 @@ static const char *cfg_diff(const struct txn_db_cfg *a, const struct txn_db_cfg 
 		return pg ? "wal_segment_size or wal_segments" : "innodb_log_file_size";
 	if (x->ckpt_wal != y->ckpt_wal)
 		return "max_wal_size";
+	if (pg && (x->rl.wal_init_zero != y->rl.wal_init_zero ||
+		   x->rl.wal_recycle != y->rl.wal_recycle))
+		return "wal_init_zero or wal_recycle";
 	if (x->commit_delay_ns != y->commit_delay_ns || x->commit_siblings != y->commit_siblings)
 		return "commit_delay or commit_siblings";
 	if (x->bg_share != y->bg_share)
@@ -450,6 +458,7 @@ static void summary(struct txn_db *db, FILE *f)
 		"%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu commit_delays=%llu binlog_syncs=%llu binlog_wraps=%llu "
 		"bg_batches=%llu bg_bytes=%llu background_cpu_ms=%.3f background_cpu_left_ms=%.3f pool_pages=%u hits=%llu misses=%llu hit_ratio=%.4f reads=%llu evict_writes=%llu dblwr_writes=%llu fpis=%llu "
 		"checkpoints=%llu wal_checkpoint_requests=%llu ckpt_written=%llu ckpt_fsyncs=%llu "
+		"log_files_recycled=%llu wal_segments_created=%llu wal_segments_removed=%llu "
 		"row_locks=%llu lock_waits=%llu lock_wait_ms=%.1f\n",
 		db->c.key, db->c.prof.name, rl_flavor_name(db->c.log.rl.g.flavor),
 		(unsigned long long)ls->commits, (unsigned long long)ls->flushes,
@@ -469,7 +478,9 @@ static void summary(struct txn_db *db, FILE *f)
 		(unsigned long long)ps->fpis,
 		(unsigned long long)db->ck_stats[0], (unsigned long long)ls->wal_ckpts,
 		(unsigned long long)db->ck_stats[1],
-		(unsigned long long)db->ck_stats[2], (unsigned long long)db->locks.st.locks,
+		(unsigned long long)db->ck_stats[2], (unsigned long long)db->log.rl.st.recycles,
+		(unsigned long long)db->log.rl.st.creates, (unsigned long long)db->log.rl.st.removes,
+		(unsigned long long)db->locks.st.locks,
 		(unsigned long long)db->locks.st.waits, db->locks.st.wait_ns / 1e6);
 }
 

@@ -345,6 +345,23 @@ static void *timer_main(void *arg)
 	return NULL;
 }
 
+/*
+ * The checkpointer's phases (pg_ckpt_conf.phase), postgres: a checkpoint's
+ * redo point is the insert position as it begins; once it is done,
+ * RemoveOldXlogFiles may recycle every segment before that point.
+ */
+void txn_log_ckpt_phase(void *arg, int done)
+{
+	struct txn_log *l = arg;
+
+	pthread_mutex_lock(&l->m);
+	if (!done)
+		l->ckpt_redo = l->rl.lsn;
+	else
+		rl_log_freed(&l->rl, l->ckpt_redo);
+	pthread_mutex_unlock(&l->m);
+}
+
 int txn_log_open_binlog(struct txn_log *l)
 {
 	/* claimed by txn_db.c before: O_TRUNC only ever empties dbfio's own binlog */
