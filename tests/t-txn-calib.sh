@@ -102,6 +102,11 @@ for db in postgres mariadb; do
 		>"$TMP/$db-job.fio"
 	run_fio $db-job "$TMP/$db-job.fio" || { cat "$TMP/$db-job.err"; fail "$db: fio refused the profile"; }
 	grep -q "cpu_burned_ms=" "$TMP/$db-job.err" || fail "$db: no connection line"
+	# this machine's CPU figure, and the job takes it as its profile's
+	ref=$(sed -n 's/^cpu_ref=//p' "$TMP/$db.fio")
+	[ -n "$ref" ] && [ "$ref" -gt 0 ] || { cat "$TMP/$db.fio"; fail "$db: no cpu_ref= in the profile"; }
+	grep -q "^txn: cpu: host cpu_ref=[0-9]*ns, profile cpu_ref=${ref}ns: factor " "$TMP/$db-job.err" ||
+		fail "$db: the job did not take the profile's cpu_ref=$ref: $(grep '^txn: cpu' "$TMP/$db-job.err")"
 	ok "$db: rtt=${rtt}us cpu_per_stmt=${cpu}us txn_log_bytes=$lb pages_per_stmt=$pps, the job naming it as calibration= ran"
 	# the profile is fitted on the txn engine: one connection of it costs the
 	# machine the CPU a real transaction did. The oracle: the
