@@ -91,9 +91,13 @@ for i in "${order[@]}"; do
 	t0=$SECONDS
 	d=$P/root
 	# shellcheck disable=SC2016 # $1..$3: expanded by the inner shell
+	# a cluster whose directory is under /tmp (a clone there: its build/cluster) stays visible
+	cdir=
+	case ${CEPH_CONF:-} in /tmp/*) cdir=$(dirname "$CEPH_CONF") && mkdir -p "$P/${cdir#/tmp/}" ;; esac
 	unshare -m --propagation private bash -c 'mount --bind "$2" "$1/root/jobs" && mount --bind "$3" "$1/root/build" &&
-		mount --rbind "$1" /tmp && cd /tmp/root && shift 3 && exec env -i "$@"' \
-		_ "$P" "$REPO/jobs" "$B" "${envs[@]}" FIO="$FIO" bash -c "$run" >"$d/log" 2>&1 ||
+		{ [ -z "$4" ] || mount --bind "$4" "$1/${4#/tmp/}"; } &&
+		mount --rbind "$1" /tmp && cd /tmp/root && shift 4 && exec env -i "$@"' \
+		_ "$P" "$REPO/jobs" "$B" "$cdir" "${envs[@]}" FIO="$FIO" bash -c "$run" >"$d/log" 2>&1 ||
 		{ tail -30 "$d/log"; fail "$j: '$cmd' failed from the repository root (ran: $run)"; }
 	[ -s "$d/out.json" ] || { tail -30 "$d/log"; fail "$j: no JSON from fio"; }
 	# every fio job did I/O (read, write or trim), none reports an error
