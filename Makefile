@@ -107,7 +107,7 @@ STORE_OBJ := $(STORE_SRC:engines/%.c=$(B)/obj/%.o)
 # copy of each registry (open logs, txn databases) whatever engines it loads.
 MODEL_SRC := engines/dbtime/dbtime.c \
 	engines/redolog/redolog_log.c engines/redolog/redolog_flush.c \
-	engines/redolog/redolog_opts.c \
+	engines/redolog/redolog_opts.c engines/redolog/redolog_wal.c \
 	engines/pgpage/pgpage_ckpt.c engines/pgpage/pgpage_dblwr.c engines/pgpage/pgpage_files.c \
 	engines/metastorm/metastorm_ddl.c \
 	$(filter-out engines/txn/txn.c,$(wildcard engines/txn/txn_*.c))

@@ -1,7 +1,7 @@
 /*
- * redolog.h - the redolog engine's log writer (engines/redolog/redolog_log.c), used
- * by its fio hooks (engines/redolog/redolog.c). No fio headers: the log writer only
- * talks to the store layer.
+ * redolog.h - the redolog engine's log writer (engines/redolog/redolog_log.c,
+ * redolog_flush.c, redolog_wal.c), used by its fio hooks (engines/redolog/redolog.c).
+ * No fio headers: the log writer only talks to the store layer.
  */
 #ifndef DBFIO_REDOLOG_H
 #define DBFIO_REDOLOG_H
@@ -126,6 +126,9 @@ void rl_log_freed(struct rl_log *l, uint64_t lsn);
 
 /* Internal to the log writer (redolog_log.c <-> redolog_flush.c). */
 int rl_fail(struct rl_log *l, int ret, const char *call, const char *name);
+int rl_claim(struct rl_log *l, const char *name, unsigned int flags);
+/* redolog_wal.c: the open handle of postgres segment no, past the ones in place. */
+int rl_pg_segment(struct rl_log *l, uint64_t no, struct store_file **fp);
 int rl_write_group(struct rl_log *l, int flush, uint64_t *flush_ns);
 int rl_linked(struct rl_log *l, unsigned int nreq, uint64_t *flush_ns);
 #define RL_DRAIN_NS (10ull * 1000 * 1000 * 1000)	/* rl_drain: wait at most 10 s */
