@@ -130,11 +130,22 @@ static uint64_t spin_steps(uint64_t x, uint64_t n)
 	return x;
 }
 
+/*
+ * The rounds are spread over ~25 ms (a 1.5 ms sleep after each): a sibling
+ * hyperthread's or a neighbour's burst that slows a few ms of work leaves
+ * some round out, where back-to-back rounds all fell in it (a spin's figure
+ * moved by 25 % between runs on a busy host). A register step costs a
+ * fraction of a set's: the spin makes DBTIME_REF_SPIN times as many.
+ */
+#define DBTIME_REF_GAP_NS	1500000
+#define DBTIME_REF_SPIN		8
+
 static pthread_mutex_t ref_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t ref_len = UINT64_MAX, ref_ns;
 
 static uint64_t ref_measure(uint64_t ws_bytes)
 {
+	struct timespec gap = { 0, DBTIME_REF_GAP_NS };
 	struct dbtime t = { 0 };
 	volatile uint64_t sink = 0;
 	uint64_t best = UINT64_MAX;
@@ -151,10 +162,12 @@ static uint64_t ref_measure(uint64_t ws_bytes)
 	for (i = 0; i <= DBTIME_REF_ROUNDS; i++) {
 		uint64_t t0 = dbtime_thread_cpu_ns(), dt;
 
-		sink += t.ws ? ws_steps(&t, DBTIME_REF_STEPS) : spin_steps(sink + i + 1, DBTIME_REF_STEPS);
+		sink += t.ws ? ws_steps(&t, DBTIME_REF_STEPS) :
+			       spin_steps(sink + i + 1, DBTIME_REF_STEPS * DBTIME_REF_SPIN);
 		dt = dbtime_thread_cpu_ns() - t0;
 		if (i && dt < best)	/* round 0 warms the set */
 			best = dt;
+		nanosleep(&gap, NULL);
 	}
 	free(t.ws);
 	(void)sink;

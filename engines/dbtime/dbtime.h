@@ -51,8 +51,9 @@ void dbtime_round_trip(struct dbtime *t, uint64_t ns);
 /*
  * The host's CPU reference figure: the thread CPU time, in ns, of a fixed
  * piece of work: DBTIME_REF_STEPS steps over a working set of ws_bytes (the
- * steps dbtime_burn makes; 0: a spin of as many register steps), the best of
- * DBTIME_REF_ROUNDS rounds after one that warms the set (a few ms in all).
+ * steps dbtime_burn makes; 0: a spin of 8 times as many register steps),
+ * the best of DBTIME_REF_ROUNDS rounds after one that warms the set, spread
+ * over ~25 ms of wall time (a few ms of CPU).
  * Thread CPU time, so neither a busy host nor a CPU quota (cgroup cpu.max)
  * inflates it: it is the speed of the CPU while it runs (docs/txn.md).
  * Measured once per process and size (later calls return the first figure).
