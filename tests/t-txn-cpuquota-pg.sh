@@ -8,6 +8,7 @@
 # CPU factor (summary_json) stays about 1 under the quota: the figure is thread CPU time, which a quota
 # does not stretch; the model is slowed by the quota itself, as the server is (docs/txn.md, The host's CPU).
 . "$(dirname "$0")/lib.sh"
+timing_test
 [ "$(id -u)" = 0 ] || skip "a real PostgreSQL runs as user postgres and a cgroup needs root"
 [ -x /usr/lib/postgresql/15/bin/postgres ] || skip "postgresql-15 is not installed (tools/deps --with fidelity)"
 [ -x /usr/lib/postgresql/15/bin/pgbench ] || skip "pgbench is not installed (postgresql-contrib)"
