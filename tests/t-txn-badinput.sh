@@ -45,6 +45,7 @@ badfio --flavor=mariadb --innodb_flush_method=O_FOO
 badfio --wal_sync_method=never
 badfio --wal_segment_size=3m
 bad "max_wal_size=1048576: must be 0 or at least 2 WAL segments" --wal_segment_size=1m --max_wal_size=1m
+bad "min_wal_size=1048576: must hold 2..1024 WAL segments of 1048576 (wal_segment_size), not 1" --min_wal_size=1m
 badfio --commit_delay=200ms
 badfio --commit_siblings=5000
 bad "log_bin=1: only flavor=mysql or mariadb" --log_bin=1

@@ -131,7 +131,15 @@ int rl_opts_to_cfg(const struct rl_opts *o, const struct rl_opts_env *env, struc
 	memset(c, 0, sizeof(*c));
 	c->bufsize = 16 << 20;		/* innodb_log_buffer_size's and wal_buffers' default */
 	if (flavor == RL_POSTGRES) {
-		rl_pg_cfg(c, o->wal_sync_method, o->wal_segment_size, o->wal_segments);
+		unsigned long long segs = o->min_wal_size ? o->min_wal_size / o->wal_segment_size :
+					  o->wal_segments;
+
+		if (segs < 2 || segs > 1024) {	/* PostgreSQL's ConvertToXSegs: whole segments */
+			snprintf(err, len, "min_wal_size=%llu: must hold 2..1024 WAL segments of %llu "
+				 "(wal_segment_size), not %llu", o->min_wal_size, o->wal_segment_size, segs);
+			return -EINVAL;
+		}
+		rl_pg_cfg(c, o->wal_sync_method, o->wal_segment_size, (unsigned int)segs);
 		c->wal_init_zero = o->wal_init_zero;
 		c->wal_recycle = o->wal_recycle;
 		return 0;

@@ -24,6 +24,7 @@ struct rl_opts {
 	unsigned int wal_sync_method;	/* enum rl_wal_method */
 	unsigned long long wal_segment_size;
 	unsigned int wal_segments;
+	unsigned long long min_wal_size;	/* 0: wal_segments' worth */
 	unsigned int wal_init_zero;	/* postgres: a created segment zero-filled */
 	unsigned int wal_recycle;	/* postgres: freed segments renamed ahead, else removed */
 };
@@ -97,6 +98,9 @@ static inline const char *rl_wal_method_name(unsigned int m)
 	FIO_ENGINE_RANGE(T, "wal_segments", FIO_OPT_INT, m.wal_segments,		\
 		"postgres: WAL segments kept and recycled (min_wal_size / wal_segment_size)",	\
 		"5", 2, 1024),								\
+	FIO_ENGINE_RANGE(T, "min_wal_size", FIO_OPT_ULL, m.min_wal_size,		\
+		"postgres: WAL kept and recycled, in whole segments (0: wal_segments of them; "	\
+		"given: wal_segments = min_wal_size / wal_segment_size, 2..1024)", "0", 0, 1ull << 40), \
 	FIO_ENGINE_BOOL(T, "wal_init_zero", m.wal_init_zero,				\
 		"postgres: a WAL segment created during the run is zero-filled (0: one byte "	\
 		"written at its end)", "1"),						\
