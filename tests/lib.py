@@ -1821,8 +1821,8 @@ def mariadb_log_buffering(d):
 def pg_wal_creations(d, zero):
     """pg-wal-creations DIR ZERO: start real PostgreSQL 15 (dbfio.servers) in DIR with
     min_wal_size=32MB, max_wal_size=64MB and wal_init_zero=ZERO (1 on, 0 off), trace its
-    postmaster and the backends it forks (strace -f -y) through pgbench -i -s 2 and 4 clients
-    for 5 s, and check the segments it creates as wal-creations does (16 MB segments)."""
+    postmaster and the backends it forks (strace -f -y) through pgbench -i -s 2, 40 MB of
+    inserted rows and 4 pgbench clients for 5 s, and check the segments it creates as wal-creations does (16 MB segments)."""
     import shutil
     import signal
     import subprocess
@@ -1843,6 +1843,14 @@ def pg_wal_creations(d, zero):
         time.sleep(2)       # strace is attached
         pgb = ["/usr/bin/pgbench", "-h", "127.0.0.1", "-p", str(s.port), "-U", "postgres"]
         servers.run(pgb + ["-i", "-s", "2", "postgres"], "pgbench -i", 300, env=s.env())
+        # WAL by volume, not by speed: 5 s of pgbench writes a few MB on a slow host, and
+        # pgbench -i's COPY into the table it just created may skip WAL; 40 MB of rows
+        # inserted into a table made by an earlier transaction always cross segments
+        psql = ["/usr/lib/postgresql/15/bin/psql", "-X", "-q", "-h", "127.0.0.1", "-p", str(s.port),
+                "-U", "postgres", "-d", "postgres", "-v", "ON_ERROR_STOP=1", "-c"]
+        servers.run(psql + ["CREATE TABLE walfill (x text)"], "psql create", 60, env=s.env())
+        servers.run(psql + ["INSERT INTO walfill SELECT repeat('x', 1000) FROM generate_series(1, 40000)"],
+                    "psql insert", 120, env=s.env())
         servers.run(pgb + ["-c", "4", "-T", "5", "postgres"], "pgbench", 120, env=s.env())
     finally:
         s.stop()

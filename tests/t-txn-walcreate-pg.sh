@@ -2,7 +2,7 @@
 # Description: real PostgreSQL 15 creates WAL segments with the steps t-txn-walcreate checks in txn (strace of pgbench)
 # Timeout: 400
 # In full: the oracle of t-txn-walcreate: a real PostgreSQL 15 (min_wal_size=32MB, max_wal_size=64MB),
-# strace'd through pgbench -i -s 2 and 5 s of 4 clients, creates each new segment as xlogtemp.PID, zero-filled
+# strace'd through pgbench -i -s 2, 40 MB of inserted rows and 5 s of 4 clients, creates each new segment as xlogtemp.PID, zero-filled
 # in 256 kB pwritev (wal_init_zero=off: one byte at its end), fsync, fsync, rename, fsync of the segment and
 # of pg_wal, with no WAL fdatasync of another backend meanwhile: the same words as the model's trace.
 . "$(dirname "$0")/lib.sh"
