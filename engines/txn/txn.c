@@ -20,6 +20,7 @@
  * database's summary (commits, flushes, group sizes, hit ratio, checkpoints).
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -324,11 +325,28 @@ static void calib_text(const struct txn_options *o, struct txn_db_cfg *c)
  * here (once per process), the CPU options scaled by host / profile when the
  * profile has a figure and cpu_scale=1.
  */
+static unsigned long long host_cpu_ref(unsigned long long ws)
+{
+	static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+	static unsigned long long done_ws, ref;	/* the last working set measured, its figure */
+	unsigned long long r;
+
+	/* every connection configures itself: measure once, so all scale alike */
+	pthread_mutex_lock(&m);
+	if (!ref || done_ws != ws) {
+		ref = dbtime_cpu_ref(ws);
+		done_ws = ws;
+	}
+	r = ref;
+	pthread_mutex_unlock(&m);
+	return r;
+}
+
 static void cpu_scaling(const struct txn_options *o, struct txn_cpu *c)
 {
 	double f;
 
-	c->host_ref = dbtime_cpu_ref(o->cpu_ws);
+	c->host_ref = host_cpu_ref(o->cpu_ws);
 	c->prof_ref = o->cpu_ref;
 	c->scale = o->cpu_scale;
 	f = c->prof_ref && c->scale && c->host_ref ? c->host_ref / (double)c->prof_ref : 1.0;
