@@ -108,6 +108,8 @@ def run_targets(ctx, targets, short):
                     r[job] = os.path.join(ctx.runs, tname, job, "not-run")   # no point: no figures
                     continue
                 env = {**target_env(ctx, tname, tenv, job), **extra}
+                if job == "records":
+                    env["PAGE_STORE"] = r["page_store"] = page_store(env["STORE"])
                 r[job] = ctx.sweep(f"jobs/seed000-{job}.fio", matrix, env,
                                    f"{tname}/{job}/r{rep + 1}", show=rep == 0)
                 target_cleanup(tenv, env)
@@ -125,6 +127,27 @@ def shutdown_ms(path):
                 if "reason=shutdown" in line:
                     w, s = re.search(r"write_ms=([\d.]+)", line), re.search(r"sync_ms=([\d.]+)", line)
                     return (float(w.group(1)) if w else 0) + (float(s.group(1)) if s else 0)
+    except OSError:
+        pass
+    return None
+
+
+def page_store(store):
+    """The records recipe's PAGE_STORE: InnoDB writes its pages with native
+    AIO (io_submit), so aio on a mounted fs; libcephfs has no io_submit."""
+    return "aio" if store == "posix" else store
+
+
+def page_write_us(path):
+    """µs per page of the shutdown checkpoint's write phase (write_ms over
+    written) in a checkpoint_log: with PAGE_STORE=aio each page is one
+    io_submit, as InnoDB's native AIO writes it."""
+    try:
+        with open(path) as fi:
+            for line in fi:
+                if "reason=shutdown" in line:
+                    w, n = re.search(r"write_ms=([\d.]+)", line), re.search(r"written=(\d+)", line)
+                    return float(w.group(1)) * 1e3 / int(n.group(1)) if w and n and int(n.group(1)) else None
     except OSError:
         pass
     return None
@@ -149,6 +172,11 @@ def times(run, flavor="mysql"):
         if j:
             t[ddl] = j["read"]["clat_ns"]["mean"] / 1e9
     t.update(records_times(run["records"]))
+    # the seed's io_submit row: the 100K stage's 625 pages, each one io_submit
+    # where the pages job ran with PAGE_STORE=aio (every posix target)
+    us = page_write_us(os.path.join(pdir(run["records"], FLAVOR=REC_FLAVOR), "ckpt-100k.log"))
+    if us is not None and run.get("page_store") == "aio":
+        t["call-io_submit"] = us
     p = (sidecar(run["ddl"], "ddl.json", FLAVOR=flavor, DDL="create") or {}).get("phases", {}).get("create")
     if p:
         for c, _, _ in CALLS:
