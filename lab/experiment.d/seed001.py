@@ -76,10 +76,23 @@ def run(ctx):
                     g, h = summary(r, c)
                     ctx.measure(f"{t}/group-{c}", rep, g)
                     ctx.measure(f"{t}/hit-{c}", rep, h)
+                step = min_step(ctx, t, conns, rep)
+                if step:
+                    ctx.measure(f"{t}/min-step", rep, step)
     finally:
         for d in [x for dw in targets.values() for x in dw]:
             shutil.rmtree(d, ignore_errors=True)
     return page(ctx, conns, list(targets), scale, sb)
+
+
+def min_step(ctx, t, conns, rep):
+    """The smallest tx/s gain from one connection count to the next in
+    repeat rep (the seed's table rises at every step: its smallest, 32 -> 64,
+    is 866/779 = 1.11); None unless every count of the repeat was measured."""
+    tps = [(ctx.m.get(f"{t}/tps-{c}", [])[rep:] or [None])[0] for c in conns]
+    if len(tps) < 2 or not all(tps):
+        return None
+    return min(b / a for a, b in zip(tps, tps[1:]))
 
 
 SIZE_TEXT = """\
