@@ -1877,6 +1877,117 @@ def pg_wal_creations(d, zero):
         shutil.rmtree(ld, ignore_errors=True)
 
 
+# ------------------------------------------------------------------ InnoDB's page flushing
+
+def _flush_pattern(trace, data_re, dw_name, dw_lo, dw_hi):
+    """How an InnoDB (real or modelled) writes its pages, from strace -f -y: page writes (16 kB
+    pwrite64 to files matching DATA_RE, or to DW_NAME outside its doublewrite area [DW_LO, DW_HI)),
+    doublewrite writes (DW_NAME inside it), syncs of those files; the share of page writes made
+    by threads that never wrote a doublewrite batch (>= 2 pages: a connection's own flush); page
+    I/O through descriptors not opened O_DIRECT (where strace saw the open)."""
+    import re
+    dre = re.compile(data_re)
+    st = dict(pages=0, dw_writes=0, dw_pages=0, syncs=0, buffered_io=0, direct_io=0)
+    per_tid, batchers, fdflags = {}, set(), {}
+    for c in dbstrace.calls(trace):
+        if c.pid is None or c.failed:
+            continue
+        if c.call == "openat" and c.ret is not None:
+            fd = int(c.ret) if str(c.ret).lstrip("-").isdigit() else None
+            if fd is not None:
+                fdflags[(c.pid, fd)] = "O_DIRECT" in c.args
+            continue
+        p = c.path or ""
+        name = p.rsplit("/", 1)[-1]
+        is_data, is_dw = bool(dre.search(p)), name == dw_name
+        if not (is_data or is_dw):
+            continue
+        if c.call in ("fsync", "fdatasync"):
+            st["syncs"] += 1
+        elif c.call in ("pwrite64", "pread64"):
+            n, off = c.ints(2, 3)
+            fd = c.fd(0)[0]
+            if c.call == "pwrite64" and is_dw and dw_lo <= off < dw_hi:
+                st["dw_writes"] += 1
+                st["dw_pages"] += n // 16384
+                if n > 16384:
+                    batchers.add(c.pid)
+                continue
+            key = [k for k in fdflags if k[1] == fd]
+            if key:
+                st["direct_io" if fdflags[key[-1]] else "buffered_io"] += 1
+            if c.call == "pwrite64" and n == 16384:
+                st["pages"] += 1
+                per_tid[c.pid] = per_tid.get(c.pid, 0) + 1
+    own = sum(v for t, v in per_tid.items() if t not in batchers)
+    st["conn_share"] = round(own / st["pages"], 4) if st["pages"] else 0.0
+    st["pages_per_sync"] = round(st["pages"] / st["syncs"], 2) if st["syncs"] else 0.0
+    st["pages_per_dw_write"] = round(st["dw_pages"] / st["dw_writes"], 2) if st["dw_writes"] else 0.0
+    return st
+
+
+def _say(st):
+    return " ".join("%s=%s" % kv for kv in st.items())
+
+
+@command
+def txn_flush_pattern(trace, dw_name):
+    """txn-flush-pattern STRACE DW_NAME: _flush_pattern of the txn engine's InnoDB (tables 1638N,
+    the doublewrite file DW_NAME from offset 0, 128 pages) as key=value words."""
+    print(_say(_flush_pattern(trace, r"/1638\d$", dw_name, 0, 128 * 16384)))
+
+
+@command
+def mariadb_page_flushing(d, secs="15"):
+    """mariadb-page-flushing DIR [SECS]: start a real MariaDB 10.11 (dbfio.servers) in DIR with an
+    8 MB buffer pool and simulated AIO (innodb_use_native_aio=0: page writes are pwrite64 calls
+    strace sees, not io_uring's), sysbench prepare of 100000 rows, then 4 threads of
+    oltp_read_write for SECS s traced (strace -f -y); prints _flush_pattern (data files: *.ibd
+    and ibdata1 outside its doublewrite area, pages 64..191) and direct=1 when the kernel's
+    fdinfo says sbtest1.ibd is open O_DIRECT."""
+    import shutil
+    import signal
+    import subprocess
+    import tempfile
+    import time
+    from dbfio import servers
+    wd, ld = tempfile.mkdtemp(dir=d), tempfile.mkdtemp(dir=d)
+    trace = os.path.join(ld, "mariadb.strace")
+    s = servers.MariaDB(wd, ld, ["innodb_buffer_pool_size=8M", "innodb_use_native_aio=0"])
+    st, direct = None, None
+    try:
+        s.setup()
+        s.start()
+        sb = s.oltp_read_write(100000)
+        servers.run(sb + ["prepare"], "sysbench prepare", 900)
+        st = subprocess.Popen(["strace", "-f", "-qq", "-y", "-o", trace, "-p", str(s.proc.pid), "-e",
+                               "trace=openat,pwrite64,pread64,fsync,fdatasync"])
+        time.sleep(2)       # strace is attached
+        servers.run(sb + ["--threads=4", "--time=%s" % secs, "run"], "sysbench run", int(secs) + 300)
+        fdd = "/proc/%d/fd" % s.proc.pid
+        for fd in os.listdir(fdd):
+            try:
+                if os.readlink(os.path.join(fdd, fd)).endswith("/sbtest1.ibd"):
+                    flags = [ln for ln in open("/proc/%d/fdinfo/%s" % (s.proc.pid, fd))
+                             if ln.startswith("flags:")][0]
+                    direct = int(flags.split()[1], 8) & 0o40000 != 0
+            except OSError:
+                pass
+    finally:
+        if st:
+            st.send_signal(signal.SIGINT)
+            st.wait(30)
+        s.stop()
+    try:
+        if direct is None:
+            raise servers.Fail("sbtest1.ibd is not open in the server (/proc/PID/fd)")
+        got = _flush_pattern(trace, r"\.ibd$", "ibdata1", 64 * 16384, 192 * 16384)
+        print(_say(got), "direct=%d" % direct)
+    finally:
+        shutil.rmtree(wd, ignore_errors=True)
+        shutil.rmtree(ld, ignore_errors=True)
+
+
 # ------------------------------------------------------------------ main
 
 def usage():

@@ -2,8 +2,8 @@
 # Description: txn buffer pool: uniform reads (read_only, 2 connections, prewarmed) hit B/D within 2 points
 # Timeout: 200
 # In full: txn buffer pool: uniform reads (read_only, 2 connections, prewarmed) hit B/D within 2
-# points, misses = the reads strace sees; dirty pages leave by eviction writes (strace pwrite64 count;
-# InnoDB's doublewrite first) and by pgpage's checkpointer (its fsyncs)
+# points, misses = the reads strace sees; dirty pages leave by eviction and page cleaner writes
+# (strace pwrite64 count; InnoDB's doublewrite first) and by pgpage's checkpointer (its fsyncs)
 . "$(dirname "$0")/lib.sh"
 E=$B/txn.so
 command -v strace >/dev/null || fail "strace is not installed (tools/deps installs it)"
@@ -34,24 +34,28 @@ py check "abs(1 - $misses / $acc - 512 / $D) <= 0.02 and abs($model - (1 - $miss
 	fail "uni: D=$D accesses=$acc strace misses=$misses"
 ok "uni: D=$D pages, $acc accesses, $misses misses (strace): hit ratio $(py calc "round(1 - $misses / $acc, 4)") vs B/D $(py calc "round(512 / $D, 4)")"
 
-# Writes, small pool, no checkpoint: every dirty page leaves by an eviction write.
+# Writes, small pool, no checkpoint: every dirty page leaves by a write of InnoDB's page cleaner
+# (a batch) or, when a miss finds no clean victim, of the connection itself (an eviction write).
 run evict pwrite64,fsync --txn_profile=oltp_read_write --table_size=100000 \
 	--innodb_buffer_pool_size=4m --checkpoint_timeout=0 --number_ios=400
-ew=$(field evict_writes evict)
+ew=$(field evict_writes evict); cp=$(field cleaner_pages evict); cb=$(field cleaner_batches evict)
 # 16 kB pwrite64 on the table files (the load writes 1 MB chunks and a remainder)
 pw=$(grep "^[0-9]* *pwrite64(.*/evict/1638[45]>" "$TMP/evict.strace" | grep -c ", 16384, ")
-[ "$ew" -gt 100 ] || fail "evict: only $ew eviction writes"
-[ "$pw" = "$ew" ] || fail "evict: strace saw $pw page writes, the model $ew eviction writes"
-# InnoDB: each goes to the doublewrite buffer first, synced (mysql: fsync)
+[ $((ew + cp)) -gt 100 ] || fail "evict: only $ew eviction writes and $cp page cleaner writes"
+[ "$pw" = $((ew + cp)) ] || fail "evict: strace saw $pw page writes, the model $ew eviction + $cp page cleaner writes"
+# InnoDB: each eviction (one page) and each batch goes to the doublewrite buffer first, synced (mysql: fsync)
 dw=$(grep -c "^[0-9]* *pwrite64(.*/evict/#ib_16384_0.dblwr>" "$TMP/evict.strace")
+dwp=$(sed -n 's/^[0-9]* *pwrite64(.*\/evict\/#ib_16384_0.dblwr>, [^,]*, \([0-9]*\), .*/\1/p' "$TMP/evict.strace" |
+	awk '{ n += $1 / 16384 } END { print n + 0 }')
 dws=$(grep -c "^[0-9]* *fsync(.*/evict/#ib_16384_0.dblwr>" "$TMP/evict.strace")
-[ "$dw" = "$ew" ] && [ "$dws" = "$ew" ] || fail "evict: $dw doublewrite writes, $dws syncs for $ew evictions (strace)"
-ok "evict: $ew eviction writes = $pw page writes, each after a doublewrite write + fsync (strace: $dw, $dws)"
+[ "$dw" = $((ew + cb)) ] && [ "$dws" = $((ew + cb)) ] && [ "$dwp" = $((ew + cp)) ] ||
+	fail "evict: $dw doublewrite writes of $dwp pages, $dws syncs for $ew evictions and $cb batches of $cp pages (strace)"
+ok "evict: $ew eviction + $cp page cleaner writes = $pw page writes, each after a doublewrite write + fsync (strace: $dw writes of $dwp pages, $dws fsyncs)"
 run nodw pwrite64,fsync --txn_profile=oltp_read_write --table_size=100000 \
 	--innodb_buffer_pool_size=4m --checkpoint_timeout=0 --number_ios=100 --innodb_doublewrite=0
-[ "$(field evict_writes nodw)" -gt 0 ] || fail "nodw: no eviction writes"
+[ $(($(field evict_writes nodw) + $(field cleaner_pages nodw))) -gt 0 ] || fail "nodw: no page writes"
 grep -q "dblwr" "$TMP/nodw.strace" && fail "nodw: innodb_doublewrite=0 still wrote the doublewrite file"
-ok "nodw: innodb_doublewrite=0: $(field evict_writes nodw) eviction writes, no doublewrite"
+ok "nodw: innodb_doublewrite=0: $(field evict_writes nodw) eviction + $(field cleaner_pages nodw) page cleaner writes, no doublewrite"
 
 # A checkpoint a second: pgpage's checkpointer writes the dirty pages and fsyncs the files.
 run ckpt pwrite64,fsync --txn_profile=oltp_read_write --table_size=100000 \

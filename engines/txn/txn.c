@@ -388,6 +388,10 @@ static int txn_config(struct thread_data *td, struct txn_db_cfg *c)
 	c->bg_cpu_ns = (uint64_t)(o->bg_cpu * 1000 * c->cpu.factor + 0.5);
 	c->fpw = c->log.postgres && o->fpw;
 	c->dblwr = c->log.postgres || !o->doublewrite ? 0 : c->log.rl.g.flavor == RL_MARIADB ? 2 : 1;
+	/* InnoDB's data files: O_DIRECT with O_DIRECT[_NO_FSYNC], MariaDB 10.11's default */
+	c->data_direct = !c->log.postgres && (store_backend_caps(o->so.store) & STORE_CAP_DIRECT) &&
+		(o->rl.flush_method == RL_IM_O_DIRECT || o->rl.flush_method == RL_IM_O_DIRECT_NO_FSYNC ||
+		 (!o->rl.flush_method && c->log.rl.g.flavor == RL_MARIADB));
 	c->ckpt.timeout_ns = o->checkpoint_timeout * 1000000000ull;
 	c->ckpt.target = 0.9;
 	c->ckpt.flush_after_pages = c->log.postgres ? (256 << 10) / c->page_size : 0;
@@ -525,6 +529,7 @@ static int fio_txn_init(struct thread_data *td)
 		goto out;
 	}
 	tx->io.dblwr = tx->db->c.dblwr;
+	tx->io.direct = tx->db->c.data_direct;	/* as the first connection found the directory */
 	tx->io.dw_name = txn_db_dw_name(tx->db);
 	tx->io.dw_off = (uint64_t)(td->thread_number % 128) * tx->db->g.bs;
 	tx->rnd = (td->o.rand_seed ? td->o.rand_seed : 0x9e3779b97f4a7c15ull) * 2654435761ull +

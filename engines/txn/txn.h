@@ -87,10 +87,12 @@ struct txn_frame {
 	uint8_t usage, dirty, busy;
 	/* dirtied since the checkpointer began writing it (PostgreSQL's BM_JUST_DIRTIED) */
 	uint8_t redirtied;
+	uint8_t flushing;		/* in the page cleaner's batch: not a victim */
 };
 
 struct txn_pool_stats {
 	uint64_t hits, misses, reads, evict_writes, ckpt_cleaned, fpis, dblwr_writes;
+	uint64_t cleaner_batches, cleaner_pages;	/* InnoDB's page cleaner (txn_cleaner.c) */
 };
 
 struct txn_pool {
@@ -102,6 +104,14 @@ struct txn_pool {
 	const struct pg_geom *g;
 	struct pg_ckpt *ck;		/* told of every page going clean -> dirty; NULL: none */
 	uint32_t *fpi_epoch;		/* full_page_writes: per page, the checkpoint of its last image */
+	/*
+	 * InnoDB (cleaner 1): a page cleaner thread writes the dirty pages about
+	 * to be evicted; a miss takes a clean victim and wakes it, and writes a
+	 * dirty victim itself only when the sweep finds no clean one.
+	 */
+	int cleaner;
+	pthread_cond_t cl_cv;		/* the cleaner waits here (with m) */
+	int cl_wake;
 	struct txn_pool_stats st;
 };
 
@@ -113,6 +123,7 @@ struct txn_io {
 	const struct pg_geom *g;
 	/* InnoDB's doublewrite before an eviction write: 0 none, 1 fsync, 2 fdatasync */
 	int dblwr;
+	int direct;			/* open the tables O_DIRECT (innodb_flush_method) */
 	const char *dw_name;
 	struct store_file *dw;
 	uint64_t dw_off;		/* this connection's slot */
@@ -130,6 +141,15 @@ void txn_pool_free(struct txn_pool *p);
  */
 int txn_pool_access(struct txn_pool *p, struct txn_io *io, uint64_t gpage, int dirty,
 		    int fresh, unsigned int *fpi);
+/*
+ * The page cleaner (InnoDB): caller holds p->m. Up to max dirty pages with
+ * no recent use near the clock hand, marked flushing and taken out of the
+ * checkpointer's sets (each inside pg_guard_enter: the caller leaves the
+ * guard after its write); their pages in out. -> how many.
+ */
+uint32_t txn_pool_lru_batch(struct txn_pool *p, uint64_t *out, uint32_t max);
+/* Caller holds p->m: the batch is written (failed: not), clean unless changed meanwhile. */
+void txn_pool_batch_done(struct txn_pool *p, const uint64_t *pages, uint32_t n, int failed);
 /* The checkpointer is about to write this page: a change from now on keeps it dirty. */
 void txn_pool_writing(struct txn_pool *p, uint64_t gpage);
 /* The checkpointer wrote this page: clean again, unless changed since txn_pool_writing. */
@@ -147,8 +167,34 @@ int txn_io_size(struct txn_io *io, uint64_t gpage, uint64_t *size);
  */
 int txn_io_extend(struct txn_io *io, uint64_t gpage);
 
+/* ---- InnoDB's page cleaner (txn_cleaner.c) ---- */
+struct txn_cleaner {
+	pthread_t th;
+	int started, stop;		/* stop: under the pool's m */
+	struct txn_pool *p;
+	struct store *s;		/* its own */
+	struct txn_io io;		/* its handles on the tables */
+	uint64_t *pages;		/* a batch */
+	void *dwbuf;			/* a batch of zero pages */
+	atomic_int error;		/* first error (-errno), err its line */
+	char err[320];
+};
+
+/*
+ * Start the page cleaner of pool p: its own store on cfg, the tables of g
+ * (direct: O_DIRECT), a batch doublewritten first to dw_name (dblwr 1:
+ * fsync, 2: fdatasync; 0: no doublewrite). -> 0 or -errno (err: one line).
+ */
+int txn_cleaner_start(struct txn_cleaner *c, struct txn_pool *p, const struct store_config *cfg,
+		      const struct pg_geom *g, int dblwr, const char *dw_name, int direct,
+		      char *err, size_t errlen);
+void txn_cleaner_stop(struct txn_cleaner *c);
+
 /* ---- the shared log ---- */
-#define TXN_BINLOG	"binlog.000001"	/* the mysql flavor's binlog (wraps at max_binlog_size) */
+#define TXN_BINLOG	"binlog.000001"	/* the mysql flavor's first binlog (rotated at max_binlog_size) */
+#define TXN_BINLOG_FMT	"binlog.%06llu"
+#define TXN_BINLOG_INDEX "binlog.index"	/* the binlog files' list, as MariaDB keeps it */
+#define TXN_BINLOG_KEEP	4		/* binlog files kept; past them the oldest is removed */
 struct txn_log_cfg {
 	struct rl_cfg rl;
 	int postgres;
@@ -314,6 +360,7 @@ struct txn_db_cfg {
 	uint32_t page_size;
 	uint64_t pool_bytes;
 	int prefill, prewarm, fpw, dblwr;
+	int data_direct;		/* InnoDB: the tables O_DIRECT where the directory takes it */
 	int row_locks;			/* 0: updates never wait on each other */
 	uint64_t bg_cpu_ns;		/* background_cpu= a transaction, scaled */
 	struct txn_cpu cpu;
@@ -330,6 +377,7 @@ struct txn_db {
 	struct pg_geom g;
 	struct txn_pool pool;
 	struct pg_ckpt *ck;
+	struct txn_cleaner cl;		/* InnoDB's page cleaner */
 	struct txn_log log;
 	struct txn_locks locks;
 	struct txn_bgcpu bg;

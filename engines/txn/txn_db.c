@@ -157,6 +157,10 @@ static void ckpt_written(void *arg, unsigned int idx, uint64_t page)
 
 int txn_db_ckpt_error(struct txn_db *db, const char **msg)
 {
+	if (atomic_load(&db->cl.error)) {	/* set after its line (txn_cleaner.c) */
+		*msg = db->cl.err;
+		return atomic_load(&db->cl.error);
+	}
 	/* error and errmsg are set once, before error_hint (pgpage_ckpt.c: set_error) */
 	if (!db->ck || !atomic_load(&db->ck->error_hint))
 		return 0;
@@ -183,6 +187,26 @@ static int prewarm(struct txn_db *db, char *err, size_t errlen)
 	txn_io_free(&io);
 	memset(&db->pool.st, 0, sizeof(db->pool.st));
 	return ret < 0 ? ret : 0;
+}
+
+/*
+ * InnoDB with innodb_flush_method=O_DIRECT (MariaDB 10.11's default) opens
+ * its data files O_DIRECT, and buffered where the file system refuses it
+ * (tmpfs: EINVAL), as os_file_set_nocache falls back: asked once, of the
+ * first table's file.
+ */
+static void direct_probe(struct txn_db *db)
+{
+	struct store_file *f;
+	char name[64];
+
+	if (!db->c.data_direct)
+		return;
+	pg_seg_name(&db->g, 0, name, sizeof(name));
+	if (store_open(db->s, name, O_RDWR | O_CREAT | O_DIRECT, 0600, pg_seg_bytes(&db->g, 0), &f))
+		db->c.data_direct = 0;
+	else
+		store_close(db->s, f);
 }
 
 /* InnoDB's doublewrite file: MySQL 8.0.20+ its own file, MariaDB an area of ibdata1. */
@@ -250,6 +274,7 @@ static int claim(struct txn_db *db, unsigned int pass, char *err, size_t errlen)
 static int db_open(struct txn_db *db, char *err, size_t errlen)
 {
 	struct pg_ckpt_conf cc = db->c.ckpt;
+	struct store_config sc;
 	uint64_t nframes = db->c.pool_bytes / db->c.page_size;
 	int ret;
 
@@ -303,10 +328,17 @@ static int db_open(struct txn_db *db, char *err, size_t errlen)
 	cc.no_reread = 1;	/* the databases write from the buffer */
 	cc.dblwr_name = db->c.dblwr ? txn_db_dw_name(db) : NULL;
 	cc.dblwr_sync = db->c.dblwr;
-	ret = pg_ckpt_start(&db->ck, &db->g, &cc, &db->c.store, err, errlen);
+	direct_probe(db);
+	sc = db->c.store;
+	sc.direct |= db->c.data_direct;	/* the checkpointer opens only tables and doublewrite */
+	ret = pg_ckpt_start(&db->ck, &db->g, &cc, &sc, err, errlen);
 	if (ret)
 		return ret;
 	db->pool.ck = db->ck;
+	if (!db->c.log.postgres &&
+	    (ret = txn_cleaner_start(&db->cl, &db->pool, &db->c.store, &db->g, db->c.dblwr,
+				     txn_db_dw_name(db), db->c.data_direct, err, errlen)))
+		return ret;
 	db->log.ck = db->ck;
 	ret = txn_bgcpu_start(&db->bg, db->c.bg_cpu_ns);
 	if (ret) {
@@ -319,6 +351,7 @@ static int db_open(struct txn_db *db, char *err, size_t errlen)
 static void db_close(struct txn_db *db)
 {
 	txn_bgcpu_stop(&db->bg);
+	txn_cleaner_stop(&db->cl);	/* before the checkpointer: it leaves its guards */
 	/* the checkpointer first: its phase callback takes the log's mutex */
 	db->log.ck = NULL;
 	if (db->ck) {
@@ -456,8 +489,8 @@ static void summary(struct txn_db *db, FILE *f)
 	fprintf(f, "txn: database %s: profile=%s flavor=%s commits=%llu flushes=%llu "
 		"avg_group=%.2f max_group=%llu groups[1,2,3-4,5-8,9-16,17-32,33-64,65-128,>128]="
 		"%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu commit_delays=%llu binlog_syncs=%llu binlog_wraps=%llu "
-		"bg_batches=%llu bg_bytes=%llu background_cpu_ms=%.3f background_cpu_left_ms=%.3f pool_pages=%u hits=%llu misses=%llu hit_ratio=%.4f reads=%llu evict_writes=%llu dblwr_writes=%llu fpis=%llu "
-		"checkpoints=%llu wal_checkpoint_requests=%llu ckpt_written=%llu ckpt_fsyncs=%llu "
+		"bg_batches=%llu bg_bytes=%llu background_cpu_ms=%.3f background_cpu_left_ms=%.3f pool_pages=%u hits=%llu misses=%llu hit_ratio=%.4f reads=%llu evict_writes=%llu dblwr_writes=%llu "
+		"cleaner_batches=%llu cleaner_pages=%llu fpis=%llu checkpoints=%llu wal_checkpoint_requests=%llu ckpt_written=%llu ckpt_fsyncs=%llu "
 		"log_files_recycled=%llu wal_segments_created=%llu wal_segments_removed=%llu "
 		"row_locks=%llu lock_waits=%llu lock_wait_ms=%.1f\n",
 		db->c.key, db->c.prof.name, rl_flavor_name(db->c.log.rl.g.flavor),
@@ -475,6 +508,7 @@ static void summary(struct txn_db *db, FILE *f)
 		(unsigned long long)ps->hits, (unsigned long long)ps->misses,
 		acc ? (double)ps->hits / acc : 0.0, (unsigned long long)ps->reads,
 		(unsigned long long)ps->evict_writes, (unsigned long long)ps->dblwr_writes,
+		(unsigned long long)ps->cleaner_batches, (unsigned long long)ps->cleaner_pages,
 		(unsigned long long)ps->fpis,
 		(unsigned long long)db->ck_stats[0], (unsigned long long)ls->wal_ckpts,
 		(unsigned long long)db->ck_stats[1],

@@ -13,6 +13,13 @@
  * changed after the write began; a page evicted before that is taken back
  * from the checkpointer's set. A failed eviction write leaves its page dirty.
  *
+ * InnoDB (cleaner 1) flushes otherwise, as MariaDB 10.11 does: its page
+ * cleaner thread (txn_cleaner.c) writes the dirty pages near the clock hand
+ * in doublewrite batches, and a miss takes a clean victim, skipping dirty
+ * ones (and waking the cleaner); only when a whole sweep finds no clean
+ * victim does the connection write a dirty one itself (one page, doublewrite
+ * and sync of its own), InnoDB's single-page flush.
+ *
  * Page contents are not modelled: a read fills the frame's buffer and is
  * discarded, a write writes zeros. No fio headers.
  */
@@ -49,6 +56,7 @@ int txn_pool_init(struct txn_pool *p, uint32_t nframes, const struct pg_geom *g,
 	p->g = g;
 	pthread_mutex_init(&p->m, NULL);
 	pthread_cond_init(&p->io_done, NULL);
+	pthread_cond_init(&p->cl_cv, NULL);
 	return 0;
 }
 
@@ -62,6 +70,7 @@ void txn_pool_free(struct txn_pool *p)
 	p->f = NULL;
 	pthread_mutex_destroy(&p->m);
 	pthread_cond_destroy(&p->io_done);
+	pthread_cond_destroy(&p->cl_cv);
 }
 
 static uint32_t hash(const struct txn_pool *p, uint64_t tag)
@@ -98,9 +107,15 @@ static void rehash(struct txn_pool *p, int32_t v, uint64_t tag)
 	p->bucket[h] = v;
 }
 
-/* Caller holds the lock: a free frame, or the clock sweep's victim; -1 if all are busy. */
+/*
+ * Caller holds the lock: a free frame, or the clock sweep's victim; -1 if all
+ * are busy. With a page cleaner a dirty frame is passed over (the cleaner is
+ * woken to write it) unless the sweep finds no clean one: then the first
+ * dirty one seen, which the caller writes itself.
+ */
 static int32_t victim(struct txn_pool *p)
 {
+	int32_t dirty = -1;
 	uint32_t tries;
 
 	if (p->used < p->nframes)
@@ -110,15 +125,24 @@ static int32_t victim(struct txn_pool *p)
 		int32_t v = p->hand;
 
 		p->hand = (p->hand + 1) % p->nframes;
-		if (f->busy)
+		if (f->busy || f->flushing)
 			continue;
 		if (f->usage) {
 			f->usage--;
 			continue;
 		}
+		if (p->cleaner && f->dirty) {
+			if (dirty < 0)
+				dirty = v;
+			if (!p->cl_wake) {
+				p->cl_wake = 1;
+				pthread_cond_signal(&p->cl_cv);
+			}
+			continue;
+		}
 		return v;
 	}
-	return -1;
+	return dirty;
 }
 
 static void seg_of(const struct pg_geom *g, uint64_t gpage, unsigned int *idx, uint64_t *page)
@@ -320,7 +344,7 @@ void txn_pool_writing(struct txn_pool *p, uint64_t gpage)
 
 	pthread_mutex_lock(&p->m);
 	v = lookup(p, gpage);
-	if (v >= 0 && !p->f[v].busy)
+	if (v >= 0 && !p->f[v].busy && !p->f[v].flushing)
 		p->f[v].redirtied = 0;
 	pthread_mutex_unlock(&p->m);
 }
@@ -339,7 +363,7 @@ void txn_pool_cleaned(struct txn_pool *p, uint64_t gpage)
 
 	pthread_mutex_lock(&p->m);
 	v = lookup(p, gpage);
-	f = v >= 0 ? &p->f[v] : NULL;
+	f = v >= 0 && !p->f[v].flushing ? &p->f[v] : NULL;
 	if (f && !f->busy && f->dirty && f->redirtied && p->ck) {
 		seg_of(p->g, gpage, &idx, &page);
 		pg_ckpt_dirty(p->ck, idx, page);
@@ -348,6 +372,58 @@ void txn_pool_cleaned(struct txn_pool *p, uint64_t gpage)
 		p->st.ckpt_cleaned++;
 	}
 	pthread_mutex_unlock(&p->m);
+}
+
+/* How far from the clock hand the cleaner looks (innodb_lru_scan_depth's default). */
+#define TXN_LRU_SCAN_DEPTH	1536
+
+uint32_t txn_pool_lru_batch(struct txn_pool *p, uint64_t *out, uint32_t max)
+{
+	uint32_t depth = p->nframes < TXN_LRU_SCAN_DEPTH ? p->nframes : TXN_LRU_SCAN_DEPTH;
+	uint32_t i, n = 0, v;
+
+	if (p->used < p->nframes)	/* free frames left: nothing to make room for */
+		return 0;
+	/* the frames the hand passed over last (dirty ones a miss skipped) and those next */
+	v = (p->hand + p->nframes - depth / 2) % p->nframes;
+	for (i = 0; i < depth && n < max; i++, v = (v + 1) % p->nframes) {
+		struct txn_frame *f = &p->f[v];
+
+		if (!f->dirty || f->busy || f->flushing || f->usage)
+			continue;
+		f->flushing = 1;
+		f->redirtied = 0;
+		if (p->ck)	/* written now: not again by a checkpoint */
+			ckpt_clean(p, f->tag);
+		out[n++] = f->tag;
+	}
+	return n;
+}
+
+void txn_pool_batch_done(struct txn_pool *p, const uint64_t *pages, uint32_t n, int failed)
+{
+	struct txn_frame *f;
+	uint32_t i;
+	int32_t v;
+
+	for (i = 0; i < n; i++) {
+		v = lookup(p, pages[i]);
+		if (v < 0)
+			continue;
+		f = &p->f[v];
+		f->flushing = 0;
+		if (failed || f->redirtied) {	/* still dirty: back into the checkpointer's set */
+			f->dirty = 0;
+			set_dirty(p, f);
+		} else {
+			f->dirty = 0;
+		}
+	}
+	if (!failed) {
+		p->st.cleaner_batches++;
+		p->st.cleaner_pages += n;
+	}
+	pthread_cond_broadcast(&p->io_done);
 }
 
 int txn_io_init(struct txn_io *io, struct store *s, const struct pg_geom *g)
@@ -386,8 +462,8 @@ static int io_file(struct txn_io *io, unsigned int idx, struct store_file **f)
 
 	if (!io->files[idx]) {
 		pg_seg_name(io->g, idx, name, sizeof(name));
-		ret = store_open(io->s, name, O_RDWR | O_CREAT, 0600, pg_seg_bytes(io->g, idx),
-				 &io->files[idx]);
+		ret = store_open(io->s, name, O_RDWR | O_CREAT | (io->direct ? O_DIRECT : 0), 0600,
+				 pg_seg_bytes(io->g, idx), &io->files[idx]);
 		if (ret) {
 			snprintf(io->err, sizeof(io->err), "open(%s) failed: %s", name, strerror(-ret));
 			return ret;
