@@ -4,7 +4,7 @@
 # In full: a real MariaDB 10.11 (8 MB buffer pool, simulated AIO so page writes are pwrite64) and
 # the model (flavor=mariadb, calibration=mariadb1011), each running sysbench's oltp_read_write over
 # 100000 rows with 4 connections, strace -f -y. Both sides read by one reader (lib.py
-# _flush_pattern): the connections write (almost) no page themselves, the page cleaner's batches
+# _flush_pattern): the connections write few pages themselves (at most 10 %), the page cleaner's batches
 # do (a doublewrite write of several pages, synced, then the pages, then the files' syncs); at
 # least 80 % of the pages written were doublewritten (the real server skips a few); the tables are open O_DIRECT (the real server's
 # fdinfo, the model's openat flags). Pages written per sync depend on how fast pages are dirtied
@@ -34,7 +34,7 @@ echo "model: $model"
 for side in real model; do
 	v=${!side}
 	[ "$(get pages "$v")" -gt 500 ] || fail "$side: only $(get pages "$v") page writes: the pool was not under pressure"
-	py check "$(get conn_share "$v") <= 0.05" ||
+	py check "$(get conn_share "$v") <= 0.1" ||
 		fail "$side: $(get conn_share "$v") of the page writes made by threads that wrote no doublewrite batch (a connection's own flush)"
 	py check "0.8 <= $(get dw_pages "$v") / $(get pages "$v") <= 1.05" ||
 		fail "$side: $(get dw_pages "$v") pages doublewritten for $(get pages "$v") written"
