@@ -20,6 +20,8 @@
 #                   expectation the set-up cannot fail (listed apart, no
 #                   verdict; "measured" keeps what the rules below would say)
 #   one run         one repeat: no verdict (make demo); the ratio is shown
+#   few repeats     2 to MIN_REPEATS - 1 repeats: no verdict, said so ("n=3 <
+#                   5"); "measured" keeps what the rules below would say
 # factor claims (p = the reference pivot: the first of compare.pivot, default 1;
 # "log effect" of v = ln(v/p)):
 #   no effect       the median's log effect under a tenth of the seed's. First:
@@ -67,7 +69,8 @@
 import json, math, re, statistics
 
 VERDICTS = ("reproduced", "weaker", "no effect", "reversed", "inconclusive", "not attempted")
-APART = ("by construction", "one run")      # shown, no verdict
+APART = ("by construction", "one run", "few repeats")      # shown, no verdict
+MIN_REPEATS = 5     # fewer repeats get no verdict (docs/experiments.md: one disturbed repeat must not decide)
 KINDS = ("factor", "threshold")
 OPS = ("lt", "le", "gt", "ge", "within")
 WHEN = VERDICTS[:-1] + APART + ("any",)
@@ -355,8 +358,11 @@ def verdict(c, m):
     r["agree"] = sum(x == r["verdict"] for x in one)
     if len(vals) == 1:
         r["verdict"], r["reason"] = "one run", "no verdict"
-    if c.get("by_construction"):
+    elif len(vals) < MIN_REPEATS:
         r["measured"] = r["verdict"]
+        r["verdict"], r["reason"] = "few repeats", f"n={len(vals)} < {MIN_REPEATS} repeats: no verdict"
+    if c.get("by_construction"):
+        r.setdefault("measured", r["verdict"])
         r["verdict"], r["reason"] = "by construction", c["by_construction"]
     return r
 
@@ -436,12 +442,12 @@ def show_agree(r):
         return "—"
     if r["n"] == 1:
         return "one run"
-    if r["verdict"] in ("inconclusive", "by construction"):
+    if r["verdict"] in ("inconclusive", "by construction") or r.get("measured") == "inconclusive":
         seen = {}
         for x in r["repeats"]:
             seen[x] = seen.get(x, 0) + 1
         return ", ".join(f"{k} {seen[k]}" for k in VERDICTS if k in seen)
-    return f"{r['agree']} of {r['n']}"
+    return f"{r['agree']} of {r['n']}" + (f" ({r['measured']})" if r["verdict"] == "few repeats" else "")
 
 
 RULES = ("Ratios are per repeat (repeat *i* of one target over repeat *i* of the other; the repeats run "
@@ -452,8 +458,9 @@ RULES = ("Ratios are per repeat (repeat *i* of one target over repeat *i* of the
          "seed's side, the median within 2× of the seed's factor and at least half its effect in log terms; "
          "*weaker* = the seed's side, less than that. A threshold must hold for every repeat (met by the median "
          "only: *inconclusive*), on the side the seed implies. Sides are of 1 unless the test names another pivot "
-         "(linear growth, an order of magnitude). One repeat gets no verdict. *agree* = how many repeats, judged "
-         "alone by the same rules, have the claim's verdict. docs/experiments.md gives the rules and their order.")
+         f"(linear growth, an order of magnitude). Fewer than {MIN_REPEATS} repeats get no verdict (one "
+         "disturbed repeat must not decide). *agree* = how many repeats, judged alone by the same rules, have the "
+         "claim's verdict. docs/experiments.md gives the rules and their order.")
 
 
 def table(judged):
@@ -470,6 +477,7 @@ def table(judged):
                          f"| {show_agree(r)} | {r['reason']} |")
             continue
         v = ("one run: no verdict" if r["verdict"] == "one run" else
+             f"{r['reason']} (measured: {r['measured']})" if r["verdict"] == "few repeats" else
              r["verdict"] + (f": {r['reason']}" if r.get("reason") else ""))
         rows.append(f"| `{c['id']}` | {words} | {show_seed(c)} | {show_ours(c, r)}{keys} | {show_compare(c)} "
                     f"| {v} | {show_agree(r)} |")
@@ -477,6 +485,7 @@ def table(judged):
     rows.append("")
     rows.append("Verdicts: " + ", ".join(f"{k} **{n[k]}**" for k in VERDICTS) +
                 (f"; one run, no verdict **{n['one run']}**" if n["one run"] else "") +
+                (f"; fewer than {MIN_REPEATS} repeats, no verdict **{n['few repeats']}**" if n["few repeats"] else "") +
                 (f"; true by construction, no verdict **{n['by construction']}** (below)"
                  if n["by construction"] else "") + ". " + RULES)
     if apart:
@@ -510,7 +519,8 @@ def explanations(judged, m=None):
     out = []
     for c, r in judged:
         v = r.get("measured", r["verdict"])     # by construction: the texts of what was measured
-        label = f"by construction, measured {v}" if "measured" in r else r["verdict"]
+        label = (f"n={r['n']}, no verdict, measured {v}" if r["verdict"] == "few repeats" else
+                 f"by construction, measured {v}" if "measured" in r else r["verdict"])
         for t in texts_for(c, v):
             out.append(f"- **`{c['id']}`** ({label}): {fill(t, c, r, judged, m)}")
     return "\n".join(out)
@@ -535,6 +545,58 @@ def render(path, m, strict=True):
     return table(judged), expl.lstrip("\n"), judged
 
 
+NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?")
+
+
+def numbers(text):
+    """The figures a text cites, as written (thousands separators dropped);
+    code spans (`seed000`, `jobs/x.fio`, claim ids) are names, not figures."""
+    return {x.replace(",", "").rstrip(".") for x in NUMBER.findall(re.sub(r"`[^`]*`", "", text))}
+
+
+def stray_numbers(d, *sources):
+    """[(claim id, figure)]: the figures the claim file d's explanations type in
+    (its placeholders, filled from the run, aside) that neither the claims'
+    own words and seed figures nor sources (the seed's text, its job files,
+    the page's tables and general text) give: a figure that is not the run's
+    nor the seed's (issue 35: a text must not contradict its own table)."""
+    known = set()
+    for src in sources:
+        known |= numbers(src)
+    for c in d.get("claims", []):
+        known |= numbers(json.dumps({k: v for k, v in c.items() if k != "differs"}, ensure_ascii=False))
+    out = []
+    for c in d.get("claims", []):
+        for e in c.get("differs", []):
+            out += [(c["id"], x) for x in sorted(numbers(PLACEHOLDER.sub("", e["text"])) - known, key=float)]
+    return out
+
+
+def page_verdicts(page):
+    """{claim id: verdict} of a page's claim table (the opening table, not the
+    claims true by construction): the verdict column's word ("few repeats" for
+    "n=3 < 5 repeats: no verdict", "one run" for "one run: no verdict")."""
+    out = {}
+    i = page.find("## The seed's claims")
+    j = page.find("True by construction, listed apart", i)
+    k = page.find("\n## ", i + 1)
+    for line in page[i:min(x for x in (j, k, len(page)) if x >= 0)].splitlines():
+        cells = [x.strip() for x in re.split(r"(?<!\\)\|", line)[1:-1]]
+        if len(cells) < 7 or not cells[0].startswith("`"):
+            continue
+        v = cells[5]
+        out[cells[0].strip("`")] = ("few repeats" if re.match(r"n=\d+ < \d+ repeats", v) else
+                                    next((w for w in VERDICTS + APART if v.startswith(w)), v))
+    return out
+
+
+def compare(old, new):
+    """(claims in both, [(id, old verdict, new verdict)] that changed) of two
+    {id: verdict}."""
+    both = [k for k in new if k in old]
+    return len(both), [(k, old[k], new[k]) for k in both if old[k] != new[k]]
+
+
 def short(judged):
     """One line per claim (make demo's short form): one run gives the ratio and "one run"."""
     def line(c, r):
@@ -544,5 +606,5 @@ def short(judged):
         agree = f"; {show_agree(r)} agree" if r["verdict"] not in ("one run", "inconclusive", "by construction") else ""
         why = f"; {r['reason']}" if r.get("reason") and r["verdict"] not in ("one run", "by construction") else ""
         return f"ours {num(r['median'])}{spread} vs seed {num(seed_value(c))}{agree}{why}"
-    name = {"one run": "one run: no verdict"}
+    name = {"one run": "one run: no verdict", "few repeats": "no verdict (n<%d)" % MIN_REPEATS}
     return "\n".join(f"  {c['id']:<34} {name.get(r['verdict'], r['verdict']):<20} {line(c, r)}" for c, r in judged)

@@ -6,6 +6,20 @@ import importlib.machinery, json, os, statistics, shlex, shutil, subprocess, sys
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SW = importlib.machinery.SourceFileLoader("sweep", os.path.join(REPO, "tools", "sweep")).load_module()
+sys.path.insert(0, os.path.join(REPO, "python"))
+from dbfio import host   # noqa: E402
+
+# The quiet-host gate (dbfio.host.quiet, make fidelity's): before every sweep
+# the machine must have fewer than host.QUIET_CORES cores busy over 1 s; a
+# sweep waits GATE_MAX s at most (make results' budget: ~250 sweeps), then
+# runs anyway and the page counts it. DBFIO_EXP_GATE=0 turns it off.
+GATE_MAX = 10
+# The disturbed-repeat rule: a repeat whose control measurement (the seed's
+# reference target, e.g. seed 000's local directory) lies more than DISTURBED
+# times off that measurement's median over the repeats was disturbed (the
+# host, not the target): it is run again, once, and the rerun's figures
+# replace it; the page lists every rerun (Ctx.rerun_notes).
+DISTURBED = 2.0
 
 
 RUNNING = []    # the sweep that runs now (stop_sweep ends it with its fio)
@@ -34,6 +48,8 @@ class Ctx:
         self.reps = getattr(a, "repeats", 1) or 1
         self.m = {}        # "target/metric" -> [value of repeat 1, 2, ...] (None: that repeat failed)
         self.swept = []    # (name, run folder) of every sweep, in order
+        self.waits = []    # seconds each sweep waited for a quiet host
+        self.reruns = []   # (repeat, key, value, median) of every disturbed repeat run again
 
     def measure(self, key, rep, value):
         """Our figure for key ("target/metric") in repeat rep (0-based); the
@@ -55,6 +71,8 @@ class Ctx:
         if show and shown_cmd not in self.cmds:
             self.cmds.append(shown_cmd)
         self.swept.append((name, out))
+        if os.environ.get("DBFIO_EXP_GATE", "1") != "0":
+            self.waits.append(host.quiet(GATE_MAX))
         t = time.time()
         with subprocess.Popen(cmd, cwd=REPO, env={**os.environ, **{k: str(v) for k, v in env.items()}},
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) as p:
@@ -70,11 +88,77 @@ class Ctx:
             self.notes.append(f"{name}: {bad[0]}")
         return out
 
+    def repeats(self, one, control):
+        """Every repeat: one(rep) for rep in 0..reps-1, each recording its
+        figures with measure(); then each repeat that disturbed() names is run
+        once more (one(rep) again, its sweeps in the same folders, its
+        figures replacing the disturbed ones) and listed in self.reruns and in
+        the run folder's reruns.json, which the pack keeps: --replay and
+        --rejudge repeat the run's own reruns instead of judging again.
+        control: the measurement keys' prefix of the seed's reference target
+        ("local/")."""
+        for rep in range(self.reps):
+            one(rep)
+        kept = os.path.join(self.runs, "reruns.json")
+        try:
+            with open(kept) as fi:         # a replay: the run's own reruns
+                bad = [tuple(x) for x in json.load(fi)]
+        except (OSError, ValueError):
+            bad = disturbed(self.m, control, self.reps)
+            if bad:
+                os.makedirs(self.runs, exist_ok=True)
+                with open(kept, "w") as fo:
+                    json.dump(bad, fo)
+        for rep in sorted({b[0] for b in bad}):
+            log(f"{self.seed}: repeat {rep + 1} disturbed ("
+                + ", ".join(f"{k} {v:.4g} against its median {m:.4g}" for r, k, v, m in bad if r == rep)
+                + "): run again")
+            one(rep)
+        self.reruns += bad
+
+    def rerun_notes(self):
+        """The page's lines on the gate and the reruns."""
+        out = []
+        if self.waits:
+            out.append(f"quiet-host gate before every sweep (fewer than {host.QUIET_CORES:g} cores busy over "
+                       f"1 s, {GATE_MAX} s at most; python/dbfio/host.py): " + host.waited(self.waits, GATE_MAX))
+        reps = sorted({b[0] for b in self.reruns})
+        if reps:
+            out.append(f"disturbed repeats run again once (a control figure more than {DISTURBED:g}× off its "
+                       "median over the repeats; the rerun's figures replace them): " + "; ".join(
+                           f"repeat {rep + 1}: " + ", ".join(f"`{k}` {v:.4g} against {m:.4g}"
+                                                            for r, k, v, m in self.reruns if r == rep)
+                           for rep in reps))
+        elif self.reps > 1:
+            out.append(f"no disturbed repeat (none had a control figure more than {DISTURBED:g}× off its median)")
+        return out
+
     def fresh(self, name):
         d = os.path.join(self.local, name)
         shutil.rmtree(d, ignore_errors=True)
         os.makedirs(d)
         return d
+
+
+def disturbed(m, control, reps, off=DISTURBED):
+    """[(repeat, key, value, median)] of the measurements m under the prefix
+    control whose value in a repeat is more than off times above or below
+    their median over the repeats (needs 3 repeats: of two, neither is the
+    odd one)."""
+    bad = []
+    for k in sorted(m):
+        if not k.startswith(control):
+            continue
+        vals = [v for v in m[k][:reps] if v is not None]
+        if len(vals) < 3:
+            continue
+        md = statistics.median(vals)
+        if md <= 0:
+            continue
+        for rep, v in enumerate(m[k][:reps]):
+            if v is not None and v > 0 and not 1 / off <= v / md <= off:
+                bad.append((rep, k, v, md))
+    return bad
 
 
 def point(run, **pv):

@@ -80,16 +80,18 @@ def run(ctx):
         ctx.notes.append("GLUSTER_MNT is not a tools/gluster volume: io-cache and brick-down variants not run")
     exp_dir = os.path.join(gm, f"dbfio-exp-export-{os.getpid()}") if gm else ctx.fresh("export")
     os.makedirs(exp_dir, exist_ok=True)
+
+    def rep_one(rep):
+        data = {"local": ctx.fresh(f"local-data-{rep}")}
+        if gm:
+            data["gluster"] = os.path.join(gm, f"dbfio-exp-{os.getpid()}-{rep}")
+            os.makedirs(data["gluster"], exist_ok=True)
+        for v, _, iocache in variants:
+            one(ctx, rep, v, iocache, data["local" if v == "local" else "gluster"], exp_dir, tables, dsize, esize)
+        for d in data.values():
+            shutil.rmtree(d, ignore_errors=True)
     try:
-        for rep in range(ctx.reps):
-            data = {"local": ctx.fresh(f"local-data-{rep}")}
-            if gm:
-                data["gluster"] = os.path.join(gm, f"dbfio-exp-{os.getpid()}-{rep}")
-                os.makedirs(data["gluster"], exist_ok=True)
-            for v, _, iocache in variants:
-                one(ctx, rep, v, iocache, data["local" if v == "local" else "gluster"], exp_dir, tables, dsize, esize)
-            for d in data.values():
-                shutil.rmtree(d, ignore_errors=True)
+        ctx.repeats(rep_one, "local/")   # the local directory: the control a disturbed repeat shows on
     finally:
         if ours:
             gl(ctx, "set", "performance.io-cache", "default")

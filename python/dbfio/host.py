@@ -1,7 +1,9 @@
 """dbfio.host - how busy the host is, as a wake-up costs: lab/txncalib refuses
 to calibrate over its --max-wakeup-us, tests/lib.sh's timing tests skip
 (tests/lib.py pingpong), lab/experiment and lab/fidelity quote it on their
-pages; and how its idle vCPUs wait (guest_halt_poll_ns)."""
+pages; and how its idle vCPUs wait (guest_halt_poll_ns). quiet(): the gate
+lab/fidelity and lab/experiment pass before each run (fewer than QUIET_CORES
+cores busy), so what the run before left behind is not charged to the next."""
 import os
 import re
 import time
@@ -34,6 +36,42 @@ def wakeup_us(rounds=3, n=2000):
         os.close(b_r)
         os.waitpid(pid, 0)
     return sorted(times)[len(times) // 2]
+
+
+QUIET_CORES = 0.3       # the machine is quiet when fewer cores than this are busy (a 1 s average)
+QUIET_MAX = 30          # seconds to wait for it at most
+
+
+def busy_cores(dt=1.0):
+    """cores busy over the next DT seconds (/proc/stat: all but idle and iowait)."""
+    def snap():
+        with open("/proc/stat") as f:
+            v = [int(x) for x in f.readline().split()[1:]]
+        return sum(v), v[3] + v[4]
+    a0, i0 = snap()
+    time.sleep(dt)
+    a1, i1 = snap()
+    return (1 - (i1 - i0) / max(a1 - a0, 1)) * (os.cpu_count() or 1)
+
+
+def quiet(max_wait=QUIET_MAX, cores=QUIET_CORES, busy=busy_cores):
+    """Wait until the machine is quiet (fewer than CORES cores busy over 1 s), at
+    most MAX_WAIT seconds: what the run before left behind (the Ceph daemons'
+    deferred writes and compaction after a run on a target, a server's exit) is
+    not charged to the next run. The seconds waited (>= MAX_WAIT: gave up)."""
+    t0 = time.time()
+    while busy() > cores and time.time() - t0 < max_wait:
+        pass
+    return time.time() - t0
+
+
+def waited(waits, max_wait=QUIET_MAX):
+    """What quiet() waited over a run (its return values), in words."""
+    if not waits:
+        return "no run"
+    long = sum(w >= max_wait for w in waits)
+    return "%d runs waited %.0f s in all, the longest %.0f s%s" % (
+        len(waits), sum(waits), max(waits), ", %d gave up waiting" % long if long else "")
 
 
 HALT_POLL = "/sys/module/haltpoll/parameters/guest_halt_poll_ns"
