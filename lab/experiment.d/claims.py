@@ -416,8 +416,9 @@ def show_compare(c):
 
 
 def judge(d, m):
-    """[(claim, result)] for every claim of the file."""
-    return [(c, verdict(c, m)) for c in d.get("claims", [])]
+    """[(claim, result)] for every claim of the file; with the real server's
+    figures in m, each result also has "real" and "reading" (add_real)."""
+    return [add_real(c, verdict(c, m), m) for c in d.get("claims", [])]
 
 
 def check_explained(judged, path="claims"):
@@ -466,8 +467,10 @@ RULES = ("Ratios are per repeat (repeat *i* of one target over repeat *i* of the
 def table(judged):
     """The claim table that opens a page (Markdown); the claims true by
     construction after it, apart, without a verdict."""
+    real = any("real" in r for _, r in judged)
     rows = ["| claim | the seed says | seed's figure | ours: median (min–max over repeats) | test | verdict "
-            "| repeats agreeing |", "|---|---|---|---|---|---|---|"]
+            "| repeats agreeing |" + (" the real server here: median → verdict; what it says of the model |"
+                                      if real else ""), "|---|---|---|---|---|---|---|" + ("---|" if real else "")]
     apart = []
     for c, r in judged:
         words = c["words"].replace("|", "\\|")
@@ -480,14 +483,14 @@ def table(judged):
              f"{r['reason']} (measured: {r['measured']})" if r["verdict"] == "few repeats" else
              r["verdict"] + (f": {r['reason']}" if r.get("reason") else ""))
         rows.append(f"| `{c['id']}` | {words} | {show_seed(c)} | {show_ours(c, r)}{keys} | {show_compare(c)} "
-                    f"| {v} | {show_agree(r)} |")
+                    f"| {v} | {show_agree(r)} |" + (f" {show_real(c, r)} |" if real else ""))
     n = counts(judged)
     rows.append("")
     rows.append("Verdicts: " + ", ".join(f"{k} **{n[k]}**" for k in VERDICTS) +
                 (f"; one run, no verdict **{n['one run']}**" if n["one run"] else "") +
                 (f"; fewer than {MIN_REPEATS} repeats, no verdict **{n['few repeats']}**" if n["few repeats"] else "") +
                 (f"; true by construction, no verdict **{n['by construction']}** (below)"
-                 if n["by construction"] else "") + ". " + RULES)
+                 if n["by construction"] else "") + ". " + RULES + (real_counts(judged) if real else ""))
     if apart:
         rows += ["", "True by construction, listed apart without a verdict (the set-up cannot fail them; "
                  "each repeat's result alone in the last but one column):", "",
@@ -608,3 +611,74 @@ def short(judged):
         return f"ours {num(r['median'])}{spread} vs seed {num(seed_value(c))}{agree}{why}"
     name = {"one run": "one run: no verdict", "few repeats": "no verdict (n<%d)" % MIN_REPEATS}
     return "\n".join(f"  {c['id']:<34} {name.get(r['verdict'], r['verdict']):<20} {line(c, r)}" for c, r in judged)
+
+# ---------------------------------------------------------------- the real server
+
+# lab/experiment.d/realdb.py records the real database's figure of a key under
+# REAL + key; a claim is judged a second time on them, by verdict() itself.
+REAL = "real:"
+READINGS = ("platform differs", "model wrong", "model agrees", "undecided")
+SIDE = {"reproduced": "seed's", "weaker": "seed's", "reversed": "other", "no effect": "none"}
+
+
+def real_claim(c):
+    """c with each measurement key read as the real server's (REAL + key)."""
+    r = dict(c)
+    for k in ("a", "b"):
+        if k in c:
+            r[k] = [REAL + x for x in ([c[k]] if isinstance(c[k], str) else c[k])]
+    return r
+
+
+def direction(r):
+    """The verdict the rules gave, before one run, few repeats or by
+    construction put it apart."""
+    if r["verdict"] == "one run":
+        return r["repeats"][0]
+    return r.get("measured", r["verdict"])
+
+
+def reading(model, real):
+    """What the real server here says of the model's verdict: both reversed:
+    the platform differs from the seed's; a direction (the seed's side, the
+    other, no effect) that differs: the model is wrong; the same: the model
+    agrees; either inconclusive: undecided."""
+    a, b = direction(model), direction(real)
+    if a == b == "reversed":
+        return "platform differs"
+    if a not in SIDE or b not in SIDE:
+        return "undecided"
+    return "model agrees" if SIDE[a] == SIDE[b] else "model wrong"
+
+
+def add_real(c, r, m):
+    """(c, r), r with "real" (c's verdict on the real server's figures) and
+    "reading" when the real server measured c's keys."""
+    if "not_attempted" in c or "a" not in c or not any(k.startswith(REAL) for k in m):
+        return c, r
+    x = verdict(real_claim(c), m)
+    if x["verdict"] != "not attempted":
+        r["real"], r["reading"] = x, reading(r, x)
+    return c, r
+
+
+READ_TEXT = {"platform differs": "the platform differs from the seed's", "model wrong": "**the model is wrong**",
+             "model agrees": "the model agrees", "undecided": "undecided (repeats on both sides)"}
+
+
+def show_real(c, r):
+    if "real" not in r:
+        return "—"
+    x = r["real"]
+    v = x["verdict"] if x["verdict"] not in APART else f"{x['verdict']} (measured: {direction(x)})"
+    return f"{show_ours(c, x)} → {v}; {READ_TEXT[r['reading']]}"
+
+
+def real_counts(judged):
+    n = {k: 0 for k in READINGS}
+    for _, r in judged:
+        if "reading" in r:
+            n[r["reading"]] += 1
+    return (" The real server (MariaDB 10.11, PostgreSQL 15) on the same targets, judged by the same rules: " +
+            ", ".join(f"{READ_TEXT[k].strip('*')} **{n[k]}**" for k in READINGS) + " (both reversed: the platform "
+            "differs from the seed's; the directions differ: the model is wrong; docs/experiments.md).")

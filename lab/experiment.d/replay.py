@@ -9,7 +9,7 @@
 # "The seed's claims" to "Exact commands") and the plots.
 import contextlib, os, re, subprocess
 
-import common, seed000, seed001, seed002, seed003
+import common, realdb, seed000, seed001, seed002, seed003
 
 # seed 000's and 001's targets on a mount: the mount folder -> the target name
 MOUNTED = {"cephfs": "cephfs-fuse", "ext4rbd": "ext4rbd", "ext4rbd-wal": "ext4rbd"}
@@ -74,6 +74,7 @@ def stubs(names, page, tmp):
         put(seed002, "settle", lambda mnt: None)
         put(seed002, "drop_caches", lambda ctx: True)
         put(seed001, "subprocess", None)    # wal_mounts must not mount anything
+        put(realdb, "live", False)          # the real server's figures from its real.json
         yield
     finally:
         for mod, name, value in reversed(saved):

@@ -4,6 +4,7 @@
 # our figures recorded per repeat under the keys results/claims/seed000.json
 # names, and the page's detail tables (medians, min-max) and plot.
 import json, os, re
+import realdb
 from common import (cell, med, SW, ceph_targets, f, jobs, pdir, point, ratio, side_cluster, sidecar, table,
                     target_cleanup, target_env)
 
@@ -134,6 +135,7 @@ def run_targets(ctx, targets, short):
             res[tname][rep] = r
             for k, v in times(r).items():
                 ctx.measure(f"{tname}/{k}", rep, v)
+            realdb.seed000(ctx, rep, tname, tenv, stm, rt)   # the real MariaDB beside the model
     ctx.repeats(one, "local/")   # the local directory: the control a disturbed repeat shows on
     return res
 
@@ -339,6 +341,7 @@ def page(ctx, targets, res):
     rep = f"median (min–max) of {ctx.reps} repeats" if ctx.reps > 1 else "one run"
     out.append(f"### mysql: time per operation, seconds, {rep} (create/drop: mean of one statement)\n\n"
                + table(head, rows))
+    out += [x for x in [realdb.seed000_page(ctx, targets)] if x]
     rt = replicated_table(ctx, targets)
     if rt:
         jobs_run = f" Jobs run there: {', '.join(REPL_JOBS)}" + (

@@ -7,6 +7,7 @@
 # target before the next repeat starts; our tx/s per repeat goes under the
 # keys results/claims/seed001.json names.
 import os, re, shutil, subprocess
+import realdb
 from common import REPO, cell, med, SW, f, jobs, pdir, point, table
 
 SEED = {4: 287, 8: 422, 16: 591, 32: 779, 64: 866}
@@ -76,6 +77,7 @@ def run(ctx):
                     g, h = summary(r, c)
                     ctx.measure(f"{t}/group-{c}", rep, g)
                     ctx.measure(f"{t}/hit-{c}", rep, h)
+                realdb.seed001(ctx, rep, t, d, w, scale, sb, conns, env["RUNTIME"])   # the real PostgreSQL
                 step = min_step(ctx, t, conns, rep)
                 if step:
                     ctx.measure(f"{t}/min-step", rep, step)
@@ -151,4 +153,5 @@ def page(ctx, conns, targets, scale, sb):
             "(the database's summary line, `avg_group`).\n\n"
             "![tx/s by connections: ours with min–max bars, the seed's hollow (log axis when the lines "
             "differ by 10× or more)](seed001-txps.svg)\n\n"
+            + "".join(f"{x}\n\n" for x in [realdb.seed001_page(ctx, conns, targets, LABEL)] if x)
             + SIZE_TEXT.format(scale=scale, mb=mb, sb=sb, ram=ram, hit=f(hit, 3), rt=5 if ctx.a.short else 12))
