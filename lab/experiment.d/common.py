@@ -97,8 +97,15 @@ class Ctx:
         --rejudge repeat the run's own reruns instead of judging again.
         control: the measurement keys' prefix of the seed's reference target
         ("local/")."""
-        for rep in range(self.reps):
+        for rep in self.each_repeat(control):
             one(rep)
+
+    def each_repeat(self, control):
+        """The repeats as a loop takes them (for rep in ctx.each_repeat(...)):
+        0..reps-1, then once more each repeat disturbed() names, as repeats()
+        runs them (the loop's body records every repeat's figures before it
+        asks for the next)."""
+        yield from range(self.reps)
         kept = os.path.join(self.runs, "reruns.json")
         try:
             with open(kept) as fi:         # a replay: the run's own reruns
@@ -113,8 +120,8 @@ class Ctx:
             log(f"{self.seed}: repeat {rep + 1} disturbed ("
                 + ", ".join(f"{k} {v:.4g} against its median {m:.4g}" for r, k, v, m in bad if r == rep)
                 + "): run again")
-            one(rep)
-        self.reruns += bad
+            self.reruns += [b for b in bad if b[0] == rep]
+            yield rep
 
     def rerun_notes(self):
         """The page's lines on the gate and the reruns."""

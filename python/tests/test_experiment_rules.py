@@ -84,6 +84,17 @@ def test_repeats_rerun_once(tmp_path):
     assert calls2 == [0, 1, 2, 3, 4, 1] and ctx2.reruns == [(1, "local/t", 40, 10)]
 
 
+def test_each_repeat_loop(tmp_path):
+    # the loop form (seed 001): a repeat 2.5x below the control's median runs again after the others
+    ctx, seen = fake_ctx(tmp_path, 5), []
+    figures = {0: [10], 1: [11], 2: [4, 10], 3: [9], 4: [10]}
+    for rep in ctx.each_repeat("local/"):
+        seen.append(rep)
+        ctx.measure("local/tps", rep, figures[rep].pop(0))
+    assert seen == [0, 1, 2, 3, 4, 2] and ctx.m["local/tps"] == [10, 11, 10, 9, 10], (seen, ctx.m)
+    assert ctx.reruns == [(2, "local/tps", 4, 10)]
+
+
 def test_repeats_quiet(tmp_path):
     ctx, calls = fake_ctx(tmp_path, 5), []
 
