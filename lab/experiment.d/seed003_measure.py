@@ -5,7 +5,7 @@
 # --profile seed003) when it ran, else from CEPH_CONF's. Repeat r of a key is
 # the point REP=r+1 (CoW: measurement r+1 of the two). Without a SNAPS=1 run
 # (make demo) the SNAPS=3 run's first snapshot gives the stall of one create.
-from common import jobs, point
+from common import jobs, point, sidecar
 
 
 def joined(ph, *names):
@@ -20,8 +20,8 @@ def measure(ctx):
     tag = "seedlike" if "seedlike" in res else "bluestore" if "bluestore" in res else None
     if not tag:
         return
-    run, cow = res[tag]
-    from seed003 import s003_runs, s003_slow_ops
+    run, cow, hold = (tuple(res[tag]) + (None,))[:3]
+    from seed003 import reps, s003_check, s003_runs, s003_slow_ops
     runs = s003_runs(run, ctx)
     alone = not any(n == 1 for n, _, _, _ in runs)   # the demo: SNAPS=3 only
     for n, rep, s, ph in runs:
@@ -35,6 +35,11 @@ def measure(ctx):
         ctx.measure(f"rbd/slow-ios-{n}", r, sum(p.get("slow", 0) for p in later))
         ctx.measure(f"rbd/osd-slow-ops-{n}", r, sum(max(p.get("osd_slow_ops", 0), 0) for p in later))
         ctx.measure(f"rbd/slow-ops-max-{n}", r, s003_slow_ops(s))
+        c = run and s003_check(run, SNAPS=n, REP=rep)   # the baseline check (OSD histories, stalled seconds)
+        if c:
+            ctx.measure(f"rbd/baseline-osd-slow-ops-{n}", r, c["osd"])
+            ctx.measure(f"rbd/baseline-stalled-s-{n}", r, c["stalled"])
+            ctx.measure(f"rbd/stalled-s-{n}", r, c["stalled_snap"])
         if "after" in ph:
             ctx.measure(f"rbd/iops-after-{n}", r, ph["after"]["iops"])
         if n == 1 or alone:   # the writes issued while the (first) snapshot was made and right after it
@@ -51,3 +56,14 @@ def measure(ctx):
         for r, m in enumerate(("measure1", "measure2")):
             if m in d:
                 ctx.measure(f"rbd/cow-iops-{k}", r, d[m]["write"]["iops"])
+    for rep in (reps(ctx) if hold else ()):   # one snapshot held long: the onset
+        c = s003_check(hold, SNAPS=1, REP=rep)
+        s = c and sidecar(hold, "snaps.json", SNAPS=1, REP=rep)
+        if not c:
+            continue
+        ph = {p["name"]: p for p in s["phases"]}
+        ctx.measure("rbd/iops-baseline-hold1", rep - 1, c["iops"])
+        ctx.measure("rbd/iops-hold1", rep - 1, joined(ph, "creating snap1", "snap1"))
+        ctx.measure("rbd/baseline-osd-slow-ops-hold1", rep - 1, c["osd"])
+        if c["osd_snap"] is not None:   # none until the removal: at least the time held
+            ctx.measure("rbd/hold1-onset-s", rep - 1, c["held"] if c["onset_osd"] is None else c["onset_osd"])
