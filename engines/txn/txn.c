@@ -66,6 +66,7 @@ struct txn_options {
 	unsigned int after_reply;		/* percent of cpu */
 	unsigned long long cpu_ws;		/* bytes */
 	unsigned long long cpu_ref;		/* ns, the profile's machine (0: none) */
+	unsigned long long cpu_ref_ws;		/* bytes cpu_ref was measured over (0: cpu_ws) */
 	unsigned int cpu_scale;
 	unsigned long long client_ws;		/* bytes, the client thread's */
 	unsigned int log_bytes;
@@ -151,6 +152,10 @@ static struct fio_option options[] = {
 		"The CPU reference figure of the machine the profile was calibrated on: ns of "
 		"thread CPU time for a fixed work over cpu_working_set (lab/txncalib --cpu-ref; "
 		"0: none, no scaling; 0..1G)", "0", 0, 1ull << 30),
+	FIO_ENGINE_RANGE(T, "cpu_ref_working_set", FIO_OPT_ULL, cpu_ref_ws,
+		"The cpu_working_set the profile's cpu_ref was measured over: the host is measured "
+		"over the same, whatever cpu_working_set the job sets (0: cpu_working_set; 0..1G)",
+		"0", 0, 1ull << 30),
 	FIO_ENGINE_BOOL(T, "cpu_scale", cpu_scale,
 		"Scale the CPU options (cpu_per_stmt, client_cpu_per_stmt, commit_cpu, "
 		"background_cpu) by this host's reference figure over cpu_ref", "1"),
@@ -346,7 +351,12 @@ static void cpu_scaling(const struct txn_options *o, struct txn_cpu *c)
 {
 	double f;
 
-	c->host_ref = host_cpu_ref(o->cpu_ws);
+	/*
+	 * The same work as the profile's figure: a job that changes
+	 * cpu_working_set after calibration= (the spin, another size) must not
+	 * set a spin's figure against a working set's (2x apart on a VM here)
+	 */
+	c->host_ref = host_cpu_ref(o->cpu_ref_ws ? o->cpu_ref_ws : o->cpu_ws);
 	c->prof_ref = o->cpu_ref;
 	c->scale = o->cpu_scale;
 	f = c->prof_ref && c->scale && c->host_ref ? c->host_ref / (double)c->prof_ref : 1.0;
