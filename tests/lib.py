@@ -793,11 +793,11 @@ def txn_ckpt_dblwr(strace, dwfile, sync):
 
 
 @command
-def txn_ckpt_after_evict(strace):
-    """txn-ckpt-after-evict STRACE: the checkpointer (the thread fsyncing the tables that
+def txn_ckpt_after_evict(strace, ps="16384"):
+    """txn-ckpt-after-evict STRACE [PAGE]: the checkpointer (the thread fsyncing the tables that
     did not load them) never writes a page whose last write was an eviction (a
-    connection's 16 kB pwrite64) unless a connection read it again since."""
-    ps = 16384
+    connection's PAGE-byte pwrite64, 16384 unless given) unless a connection read it again since."""
+    ps = int(ps)
     table = re.compile(r"/1638[45]$")
     calls = [c for c in _strace_calls(strace) if table.search(c[2])]
     loaders = {c[0] for c in calls if c[1] == "pwrite64" and c[3] > ps}
@@ -1889,10 +1889,11 @@ def _flush_pattern(trace, data_re, dw_name, dw_lo, dw_hi):
     pwrite64 to files matching DATA_RE, or to DW_NAME outside its doublewrite area [DW_LO, DW_HI)),
     doublewrite writes (DW_NAME inside it), syncs of those files; the share of page writes made
     by threads that never wrote a doublewrite batch (>= 2 pages: a connection's own flush); page
-    I/O through descriptors not opened O_DIRECT (where strace saw the open)."""
+    I/O through descriptors not opened O_DIRECT (where strace saw the open); the bytes written
+    to ib_logfile0 (redo)."""
     import re
     dre = re.compile(data_re)
-    st = dict(pages=0, dw_writes=0, dw_pages=0, syncs=0, buffered_io=0, direct_io=0)
+    st = dict(pages=0, dw_writes=0, dw_pages=0, syncs=0, buffered_io=0, direct_io=0, redo=0)
     per_tid, batchers, fdflags = {}, set(), {}
     for c in dbstrace.calls(trace):
         if c.pid is None or c.failed:
@@ -1905,6 +1906,8 @@ def _flush_pattern(trace, data_re, dw_name, dw_lo, dw_hi):
         p = c.path or ""
         name = p.rsplit("/", 1)[-1]
         is_data, is_dw = bool(dre.search(p)), name == dw_name
+        if name == "ib_logfile0" and c.call == "pwrite64":
+            st["redo"] += c.ints(2)[0]
         if not (is_data or is_dw):
             continue
         if c.call in ("fsync", "fdatasync"):
@@ -1928,6 +1931,7 @@ def _flush_pattern(trace, data_re, dw_name, dw_lo, dw_hi):
     st["conn_share"] = round(own / st["pages"], 4) if st["pages"] else 0.0
     st["pages_per_sync"] = round(st["pages"] / st["syncs"], 2) if st["syncs"] else 0.0
     st["pages_per_dw_write"] = round(st["dw_pages"] / st["dw_writes"], 2) if st["dw_writes"] else 0.0
+    st["pages_per_redo_mib"] = round(st["pages"] / (st["redo"] / 2**20), 1) if st["redo"] else 0.0
     return st
 
 
@@ -1943,9 +1947,9 @@ def txn_flush_pattern(trace, dw_name):
 
 
 @command
-def mariadb_page_flushing(d, secs="15"):
-    """mariadb-page-flushing DIR [SECS]: start a real MariaDB 10.11 (dbfio.servers) in DIR with an
-    8 MB buffer pool and simulated AIO (innodb_use_native_aio=0: page writes are pwrite64 calls
+def mariadb_page_flushing(d, secs="15", pool="8M", log=""):
+    """mariadb-page-flushing DIR [SECS [POOL [LOG]]]: start a real MariaDB 10.11 (dbfio.servers) in
+    DIR with a POOL buffer pool (8M), innodb_log_file_size=LOG (default: the server's) and simulated AIO (innodb_use_native_aio=0: page writes are pwrite64 calls
     strace sees, not io_uring's), sysbench prepare of 100000 rows, then 4 threads of
     oltp_read_write for SECS s traced (strace -f -y); prints _flush_pattern (data files: *.ibd
     and ibdata1 outside its doublewrite area, pages 64..191) and direct=1 when the kernel's
@@ -1958,7 +1962,8 @@ def mariadb_page_flushing(d, secs="15"):
     from dbfio import servers
     wd, ld = tempfile.mkdtemp(dir=d), tempfile.mkdtemp(dir=d)
     trace = os.path.join(ld, "mariadb.strace")
-    s = servers.MariaDB(wd, ld, ["innodb_buffer_pool_size=8M", "innodb_use_native_aio=0"])
+    opts = ["innodb_buffer_pool_size=" + pool, "innodb_use_native_aio=0"]
+    s = servers.MariaDB(wd, ld, opts + (["innodb_log_file_size=" + log] if log else []))
     st, direct = None, None
     try:
         s.setup()

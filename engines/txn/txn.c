@@ -259,6 +259,23 @@ static unsigned int mariadb_dev_block(struct thread_data *td, const struct txn_o
 	return caps & STORE_CAP_IMAGE ? 512 : 0;
 }
 
+/*
+ * InnoDB: the redo a checkpoint may lag behind before the page cleaner
+ * flushes at once (MariaDB 10.11's log_t::set_capacity: the capacity less
+ * 10 %, less 48 pages and 10 % more, the margin; 7/8 of it,
+ * max_modified_age_async). A checkpoint is requested each time that much
+ * redo has been written since the last request.
+ */
+static uint64_t innodb_async_age(uint64_t log_bytes)
+{
+	uint64_t cap = log_bytes > 12288 ? log_bytes - 12288 : log_bytes, margin;
+
+	cap -= cap / 10;
+	margin = cap > 2 * 48 * 16384 ? cap - 48 * 16384 : cap / 2;
+	margin -= margin / 10;
+	return margin - margin / 8;
+}
+
 static int log_cfg(struct thread_data *td, struct txn_options *o, struct txn_db_cfg *c)
 {
 	struct txn_log_cfg *l = &c->log;
@@ -287,6 +304,8 @@ static int log_cfg(struct thread_data *td, struct txn_options *o, struct txn_db_
 	l->ckpt_wal = (uint64_t)((double)(o->max_wal_size / o->rl.wal_segment_size) / 1.9);
 	l->ckpt_wal = l->postgres && o->max_wal_size ?
 		(l->ckpt_wal ? l->ckpt_wal : 1) * o->rl.wal_segment_size : 0;
+	if (!l->postgres && o->checkpoint_timeout)	/* 0: no checkpoints at all */
+		l->ckpt_wal = innodb_async_age(l->rl.g.file_size * l->rl.g.nfiles);
 	l->commit_delay_ns = l->postgres ? o->commit_delay * 1000 : 0;	/* PostgreSQL's */
 	l->commit_siblings = o->commit_siblings;
 	l->log_bin = o->log_bin;
