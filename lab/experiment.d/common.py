@@ -2,17 +2,18 @@
 # shares: the run context (sweeps, commands, notes, measurements per repeat),
 # reading fio's JSON and sidecars of a sweep point, table formatting, and the
 # Ceph targets. lab/experiment imports everything from here.
-import importlib.machinery, json, os, statistics, shlex, shutil, subprocess, sys, time
+import importlib.machinery, json, os, re, statistics, shlex, shutil, subprocess, sys, time
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SW = importlib.machinery.SourceFileLoader("sweep", os.path.join(REPO, "tools", "sweep")).load_module()
 sys.path.insert(0, os.path.join(REPO, "python"))
 from dbfio import host   # noqa: E402
 
-# The quiet-host gate (dbfio.host.quiet, make fidelity's): before every sweep
-# the machine must have fewer than host.QUIET_CORES cores busy over 1 s; a
-# sweep waits GATE_MAX s at most (make results' budget: ~250 sweeps), then
-# runs anyway and the page counts it. DBFIO_EXP_GATE=0 turns it off.
+# The quiet-host gate (dbfio.host.quiet, make fidelity's): before every point
+# of a sweep (tools/sweep's DBFIO_SWEEP_QUIET) the machine must have fewer
+# than host.QUIET_CORES cores busy over 1 s; a point waits GATE_MAX s at most
+# (make results' budget: ~300 points), then runs anyway and the page counts
+# it. DBFIO_EXP_GATE=0 turns it off.
 GATE_MAX = 10
 # The disturbed-repeat rule: a repeat whose control measurement (the seed's
 # reference target, e.g. seed 000's local directory) lies more than DISTURBED
@@ -72,7 +73,7 @@ class Ctx:
             self.cmds.append(shown_cmd)
         self.swept.append((name, out))
         if os.environ.get("DBFIO_EXP_GATE", "1") != "0":
-            self.waits.append(host.quiet(GATE_MAX))
+            env = {**env, "DBFIO_SWEEP_QUIET": GATE_MAX}
         t = time.time()
         with subprocess.Popen(cmd, cwd=REPO, env={**os.environ, **{k: str(v) for k, v in env.items()}},
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) as p:
@@ -80,6 +81,7 @@ class Ctx:
             r = subprocess.CompletedProcess(cmd, 0, None, p.communicate()[1])
             r.returncode = p.returncode
             RUNNING.clear()
+        self.waits += [float(x) for x in re.findall(r"quiet-host gate: waited ([\d.]+) s", r.stderr)]
         bad = [l.strip() for l in r.stderr.splitlines() if "failed" in l]
         if r.returncode and not bad:   # a usage error or an OSError: sweep's last line says which
             bad = [f"tools/sweep exit {r.returncode}: " + (r.stderr.strip().splitlines() or ["?"])[-1]]
@@ -127,7 +129,7 @@ class Ctx:
         """The page's lines on the gate and the reruns."""
         out = []
         if self.waits:
-            out.append(f"quiet-host gate before every sweep (fewer than {host.QUIET_CORES:g} cores busy over "
+            out.append(f"quiet-host gate before every point (fewer than {host.QUIET_CORES:g} cores busy over "
                        f"1 s, {GATE_MAX} s at most; python/dbfio/host.py): " + host.waited(self.waits, GATE_MAX))
         reps = sorted({b[0] for b in self.reruns})
         if reps:
