@@ -231,7 +231,8 @@ struct txn_log {
 	uint64_t binlog_queued, binlog_done;	/* binlog bytes of all commits / written by a leader */
 	pthread_t timer;
 	int timer_on, stop;
-	atomic_uint active;		/* connections inside a transaction */
+	/* connections with an xid, not waiting on a row lock (MinimumActiveBackends) */
+	atomic_uint active;
 	FILE *trace;
 	struct pg_ckpt *ck;		/* max_wal_size's checkpoint requests go here */
 	uint64_t ckpt_from;		/* LSN of the last request */
@@ -252,10 +253,14 @@ void txn_log_close(struct txn_log *l);
 int txn_log_commit(struct txn_log *l, uint32_t bytes, uint32_t binlog_bytes);
 
 /* ---- row locks (txn_lock.c) ---- */
+struct txn_lock_waiter;			/* txn_lock.c: a connection queued on a row */
 struct txn_locks {
 	pthread_mutex_t m;
-	pthread_cond_t cv;
-	struct { uint64_t row; const void *owner; } *held;
+	struct {
+		uint64_t row;
+		const void *owner;
+		struct txn_lock_waiter *first, *last;	/* FIFO: who gets it next */
+	} *held;
 	unsigned int n, cap;
 	int init;
 	struct { uint64_t locks, waits, wait_ns; } st;
@@ -263,9 +268,14 @@ struct txn_locks {
 
 int txn_locks_init(struct txn_locks *l);
 void txn_locks_free(struct txn_locks *l);
-/* Wait until no other owner holds (table, row), then hold it; -1: out of memory. */
-int txn_lock_row(struct txn_locks *l, const void *owner, unsigned int table, uint64_t row);
-/* The transaction ended: release everything owner holds. */
+/*
+ * Wait until no other owner holds (table, row), then hold it; -1: out of
+ * memory. Waiters queue first come first served. active (may be NULL): a
+ * count the owner leaves while it waits (commit_siblings' active backends).
+ */
+int txn_lock_row(struct txn_locks *l, const void *owner, unsigned int table, uint64_t row,
+		 atomic_uint *active);
+/* The transaction ended: hand each row owner holds to its first waiter (waking it alone), or free it. */
 void txn_unlock_all(struct txn_locks *l, const void *owner);
 
 /* ---- the database's background CPU (txn_bgcpu.c) ---- */

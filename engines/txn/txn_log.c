@@ -8,8 +8,10 @@
  * flushed up to it. If a flush is in progress it waits for it (WALWriteLock)
  * and looks again: the flush may have covered it. Otherwise it becomes the
  * flusher; after commit_delay (when at least commit_siblings other
- * connections are in a transaction) it writes and flushes every record
- * inserted up to that moment. InnoDB with innodb_flush_log_at_trx_commit=1
+ * connections are active as MinimumActiveBackends counts them: written in an
+ * open transaction, not waiting on a row lock; txn.c and txn_lock.c keep the
+ * count) it writes and flushes every record inserted up to that moment.
+ * InnoDB with innodb_flush_log_at_trx_commit=1
  * (log_write_up_to) groups the same way; =2 writes at commit and flushes
  * once a second, =0 does both once a second (a timer thread here, InnoDB's
  * log flusher). The mysql flavor's binlog (log_bin) is written by the
