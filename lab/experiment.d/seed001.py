@@ -62,7 +62,7 @@ def run(ctx):
             shutil.rmtree(d, ignore_errors=True)
             os.makedirs(d)
     try:
-        for rep in ctx.each_repeat("local/"):   # the local directories: the control a disturbed repeat shows on
+        for rep in ctx.each_repeat("local/tps-"):   # the local tx/s: the control a disturbed repeat shows on
             for t, (d, w) in targets.items():
                 env = {"DIR": d, "WALDIR": w, "SCALE": scale, "SHARED_BUFFERS": sb,
                        "RUNTIME": 5 if ctx.a.short else 12}
