@@ -202,7 +202,7 @@ struct txn_log_cfg {
 	unsigned int commit_siblings;
 	int log_bin;			/* mysql: a binlog, group-committed with the redo log */
 	unsigned int sync_binlog;	/* fsync the binlog every N groups (0: never) */
-	uint64_t max_binlog;		/* max_binlog_size: the binlog rotates to a new file here */
+	uint64_t max_binlog;		/* the binlog wraps here (MySQL rotates at max_binlog_size) */
 	uint64_t flush_wait_ns;		/* each flush takes this much longer (flush_wait, debug_flush_delay) */
 	const char *group_trace;	/* local file: one line per flush, its group size */
 	uint64_t ckpt_wal;		/* postgres: request a checkpoint every this many WAL bytes (0: no) */
@@ -210,8 +210,7 @@ struct txn_log_cfg {
 };
 
 struct txn_log_stats {
-	uint64_t commits, flushes, writes, delays, binlog_syncs, binlog_rotations, max_group, wal_ckpts;
-	uint64_t binlog_purges;
+	uint64_t commits, flushes, writes, delays, binlog_syncs, binlog_wraps, max_group, wal_ckpts;
 	uint64_t bg_batches, bg_bytes;
 	uint64_t hist[9];		/* group sizes 1,2,3-4,5-8,...,>128 */
 };
@@ -223,25 +222,17 @@ struct txn_log {
 	struct rl_log rl;
 	int rl_open;
 	struct store *s;		/* the log's own; used by one flusher at a time */
-	int busy;			/* the write lock: a connection writes/flushes rl (m not held) */
-	uint64_t ins_lsn;		/* end of the records inserted so far (rl's LSN) */
-	uint32_t *q;			/* inserted records' lengths, not yet in rl's buffer */
-	unsigned int qcap, qhead, qcount;
-	uint64_t qbytes, qmax;		/* their bytes; at most a log buffer's */
+	int busy;			/* a connection is writing/flushing */
 	uint64_t flushed_lsn, written_lsn;
 	uint64_t nrec, nrec_flushed;	/* records appended / covered by a flush */
 	uint64_t bg_pending;		/* background log bytes, appended by the timer */
-	int bbusy;			/* the binlog group's leader writes, syncs, rotates (m not held) */
-	struct store *bs;		/* the binlog's own store: the leader's */
-	struct owner bown;		/* claims the binlog files it rotates to */
-	int bown_on;
-	struct store_file *binlog, *bindex;
-	uint64_t binlog_no, binlog_first, bindex_off;	/* current file, oldest kept, index's end */
+	struct store_file *binlog;
 	uint64_t binlog_off, binlog_pending, binlog_groups;
 	uint64_t binlog_queued, binlog_done;	/* binlog bytes of all commits / written by a leader */
 	pthread_t timer;
 	int timer_on, stop;
-	atomic_uint active;		/* connections inside a transaction */
+	/* connections with an xid, not waiting on a row lock (MinimumActiveBackends) */
+	atomic_uint active;
 	FILE *trace;
 	struct pg_ckpt *ck;		/* max_wal_size's checkpoint requests go here */
 	uint64_t ckpt_from;		/* LSN of the last request */
@@ -253,11 +244,8 @@ struct txn_log {
 };
 
 int txn_log_open(struct txn_log *l, struct store *s, const struct txn_log_cfg *c);
-/*
- * log_bin: create (or empty) the binlog and its index on a store of their own
- * (sc: the log's directory); the caller has claimed both names.
- */
-int txn_log_open_binlog(struct txn_log *l, const struct store_config *sc);
+/* log_bin: create (or empty) the binlog; the caller has claimed its name. */
+int txn_log_open_binlog(struct txn_log *l);
 /* pg_ckpt_conf.phase: a checkpoint began (done 0) or ended (1); arg is the txn_log. */
 void txn_log_ckpt_phase(void *arg, int done);
 void txn_log_close(struct txn_log *l);
@@ -265,10 +253,14 @@ void txn_log_close(struct txn_log *l);
 int txn_log_commit(struct txn_log *l, uint32_t bytes, uint32_t binlog_bytes);
 
 /* ---- row locks (txn_lock.c) ---- */
+struct txn_lock_waiter;			/* txn_lock.c: a connection queued on a row */
 struct txn_locks {
 	pthread_mutex_t m;
-	pthread_cond_t cv;
-	struct { uint64_t row; const void *owner; } *held;
+	struct {
+		uint64_t row;
+		const void *owner;
+		struct txn_lock_waiter *first, *last;	/* FIFO: who gets it next */
+	} *held;
 	unsigned int n, cap;
 	int init;
 	struct { uint64_t locks, waits, wait_ns; } st;
@@ -276,9 +268,14 @@ struct txn_locks {
 
 int txn_locks_init(struct txn_locks *l);
 void txn_locks_free(struct txn_locks *l);
-/* Wait until no other owner holds (table, row), then hold it; -1: out of memory. */
-int txn_lock_row(struct txn_locks *l, const void *owner, unsigned int table, uint64_t row);
-/* The transaction ended: release everything owner holds. */
+/*
+ * Wait until no other owner holds (table, row), then hold it; -1: out of
+ * memory. Waiters queue first come first served. active (may be NULL): a
+ * count the owner leaves while it waits (commit_siblings' active backends).
+ */
+int txn_lock_row(struct txn_locks *l, const void *owner, unsigned int table, uint64_t row,
+		 atomic_uint *active);
+/* The transaction ended: hand each row owner holds to its first waiter (waking it alone), or free it. */
 void txn_unlock_all(struct txn_locks *l, const void *owner);
 
 /* ---- the database's background CPU (txn_bgcpu.c) ---- */

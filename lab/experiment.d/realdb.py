@@ -132,13 +132,11 @@ def mariadb_run(base, out, stm, rt):
             figs["drop"] = sum(s.timed(f"DROP TABLE {n}") for n in names) / stm
             srv.sql("SET GLOBAL innodb_flush_log_at_trx_commit = 0")
             for tag, n in RECORDS:
-                t0 = time.perf_counter()
                 figs[f"rec-{tag}"] = records(s, f"realdb_rec{tag}", n)
                 rows = int(srv.sql(f"SELECT COUNT(*) FROM realdb_rec{tag}").strip())
                 if rows != n:
                     raise servers.Fail(f"rec-{tag}: {rows} rows in the table after {n} INSERTs")
                 figs[f"rows-{tag}"] = rows
-                log(f"realdb rec-{tag}: {time.perf_counter() - t0:.1f}s")
             srv.sql("SET GLOBAL innodb_flush_log_at_trx_commit = 1")
         finally:
             s.close()

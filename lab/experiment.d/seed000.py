@@ -5,6 +5,7 @@
 # names, and the page's detail tables (medians, min-max) and plot.
 import json, os, re
 import realdb
+import seed000_replica
 from common import (cell, med, SW, ceph_targets, f, jobs, pdir, point, ratio, side_cluster, sidecar, table,
                     target_cleanup, target_env)
 
@@ -103,6 +104,11 @@ def run(ctx):
     ctx.s000_repl = repl[0] if repl else None
     try:
         res = run_targets(ctx, targets, short)
+        # the reviewer's reads and writes: size 3 against size 1 on the replicated cluster
+        conf = next((e["CEPH_CONF"] for k, (_, e) in targets.items() if k.startswith(REPL) and "CEPH_CONF" in e),
+                    None)
+        if conf:
+            seed000_replica.run(ctx, conf, short)
     finally:
         if repl:
             repl[1]()
@@ -342,6 +348,7 @@ def page(ctx, targets, res):
     out.append(f"### mysql: time per operation, seconds, {rep} (create/drop: mean of one statement)\n\n"
                + table(head, rows))
     out += [x for x in [realdb.seed000_page(ctx, targets)] if x]
+    out += [x for x in [seed000_replica.page(ctx)] if x]
     rt = replicated_table(ctx, targets)
     if rt:
         jobs_run = f" Jobs run there: {', '.join(REPL_JOBS)}" + (
