@@ -1998,6 +1998,162 @@ def mariadb_page_flushing(d, secs="15", pool="8M", log=""):
         shutil.rmtree(ld, ignore_errors=True)
 
 
+def _binlog_figures(trace):
+    """The binlog's I/O in an strace -f -y -ttt -T (openat, write, pwrite64, fdatasync,
+    unlink) of a real mariadbd or of txn: a dict of counts. A write() lands at the
+    file's running position since its openat in the trace (mariadbd appends with
+    write(); txn with pwrite64 at an offset); a 1-byte write is the in-use flag."""
+    from dbfio import strace as st
+    bl = re.compile(r"/binlog\.(\d+)$")
+    f = dict(created=0, headers=0, appends=0, overwrites=0, unknown=0, inuse=0, syncs=0,
+             overlaps=0, unlinked=0, foreign_unlinks=0)
+    pos, last, made = {}, {}, set()
+    bsync, rsync = [], []
+    for c in st.calls(open(trace, errors="replace")):
+        if c.call == "openat" and c.rpath and bl.search(c.rpath) and "O_CREAT" in c.args:
+            f["created"] += 1
+            made.add(c.rpath)
+            pos[c.rpath], last[c.rpath] = 0, None
+        elif c.call in ("write", "pwrite64"):
+            p = c.path
+            if not p or not bl.search(p):
+                continue
+            n = c.ints(2)[0]
+            off = c.ints(3)[0] if c.call == "pwrite64" else pos.get(p)
+            if c.call == "write" and off is not None:
+                pos[p] = off + n
+            if off is None:
+                f["unknown"] += 1
+            elif n == 1:
+                f["inuse"] += 1
+            elif off == 0:
+                f["headers"] += 1
+                last[p] = n
+            elif last.get(p) == off:
+                f["appends"] += 1
+                last[p] = off + n
+            else:
+                f["overwrites"] += 1
+                last[p] = off + n
+        elif c.call == "fdatasync" and c.path and c.ts is not None and c.dur is not None:
+            if bl.search(c.path) and c.path in made:    # a file opened before strace: unknown writes
+                f["syncs"] += 1
+                bsync.append((c.ts, c.ts + c.dur, c.pid))
+            elif c.path.endswith("/ib_logfile0"):
+                rsync.append((c.ts, c.ts + c.dur, c.pid))
+        elif c.call in ("unlink", "unlinkat") and c.ret == 0:
+            name = c.strings()[-1] if c.strings() else ""
+            if re.search(r"binlog\.\d+$", name):
+                f["unlinked"] += 1
+                if not any(m.endswith("/" + os.path.basename(name)) for m in made):
+                    f["foreign_unlinks"] += 1
+    rsync.sort()
+    for b0, b1, bp in bsync:     # a binlog sync while another thread's redo sync runs
+        f["overlaps"] += any(r0 < b1 and b0 < r1 and rp != bp for r0, r1, rp in rsync)
+    return f
+
+
+def _binlog_verdict(f, commits):
+    """The pattern both a real MariaDB 10.11 and txn show at sync_binlog=1 and a
+    small max_binlog_size: '' when all hold, else what failed."""
+    bad = []
+    events = f["appends"]
+    if f["created"] < 3:
+        bad.append("%d binlog files created (no rotation)" % f["created"])
+    if f["overwrites"] or events < 100:
+        bad.append("%d appended writes, %d writes elsewhere (not an append)" % (events, f["overwrites"]))
+    if f["headers"] != f["created"]:
+        bad.append("%d files created, %d headers written at offset 0" % (f["created"], f["headers"]))
+    if f["inuse"] < f["created"] - 1:
+        bad.append("%d in-use flags cleared for %d rotations" % (f["inuse"], f["created"] - 1))
+    groups = events - (f["created"] - 1)         # a rotation adds its Rotate event
+    if not 0.9 * groups <= f["syncs"] - 2 * f["created"] <= 1.1 * groups + 2:
+        bad.append("%d binlog fdatasync for %d group writes and %d new files (one a group, two a file)"
+                   % (f["syncs"], groups, f["created"]))
+    if groups > 1.02 * commits + 5:
+        bad.append("%d group writes for %d commits" % (groups, commits))
+    if f["overlaps"] < 1:
+        bad.append("no binlog fdatasync ran while another thread's redo fdatasync did")
+    return "; ".join(bad)
+
+
+@command
+def binlog_check(trace, commits):
+    """binlog-check TRACE COMMITS: the binlog pattern of a real MariaDB (sync_binlog=1,
+    small max_binlog_size) in an strace of txn: prints the figures, exits 1 when one misses."""
+    f = _binlog_figures(trace)
+    bad = _binlog_verdict(f, int(commits))
+    print(" ".join("%s=%s" % kv for kv in sorted(f.items())) + ((" FAIL: " + bad) if bad else ""))
+    return 1 if bad else 0
+
+
+@command
+def inserts_during_writes(trace, log, min_s):
+    """inserts-during-writes TRACE LOG MIN_S: strace -f -ttt -T of txn (pwrite64 and the
+    connections' round-trip sleeps, clock_nanosleep; rtt=1ms: a sleep of 0.1-1 ms asked,
+    which fio's own 10 ms, 1.5 ms and 1 us sleeps are not): for each pwrite64 of the file LOG
+    (its name) past its first block that took at least MIN_S seconds and ended before the
+    last sleep (while the connections ran), how many sleeps other threads began while it
+    ran; prints them ("N N ..."), the fewest first."""
+    from dbfio import strace as st
+    writes, sleeps = [], []
+    for c in st.calls(open(trace, errors="replace")):
+        if c.ts is None or c.dur is None:
+            continue
+        if c.call == "pwrite64" and c.path and os.path.basename(c.path) == log and c.dur >= float(min_s) \
+                and (c.ints(3)[0] or 0) > 0:
+            writes.append((c.ts, c.ts + c.dur, c.pid))
+        elif c.call in ("clock_nanosleep", "nanosleep"):
+            m = re.search(r"tv_sec=(\d+), tv_nsec=(\d+)", c.args)
+            if m and 100000 <= int(m.group(1)) * 10**9 + int(m.group(2)) <= 1000000:
+                sleeps.append((c.ts, c.pid))
+    end = max((t for t, p in sleeps), default=0)
+    counts = sorted(sum(1 for t, p in sleeps if w0 < t < w1 and p != wp) for w0, w1, wp in writes if w1 < end)
+    print(" ".join(str(n) for n in counts))
+    return 0
+
+
+@command
+def mariadb_binlog(d):
+    """mariadb-binlog DIR: real MariaDB 10.11 (dbfio.servers) in DIR with log_bin, sync_binlog=1,
+    max_binlog_size=64k, strace -f -y -ttt -T through sysbench oltp_insert (4 threads, 5 s):
+    the figures and verdict of binlog-check; exits 1 when one misses."""
+    import shutil
+    import signal
+    import subprocess
+    import tempfile
+    import time
+    from dbfio import servers
+    wd, ld = tempfile.mkdtemp(dir=d), tempfile.mkdtemp(dir=d)
+    trace = os.path.join(ld, "mariadb.strace")
+    s = servers.MariaDB(wd, ld, ["log-bin=binlog", "sync_binlog=1", "max_binlog_size=65536",
+                                 "innodb_flush_log_at_trx_commit=1"])
+    st = None
+    try:
+        s.setup()
+        s.start()
+        sb = ["sysbench", "oltp_insert"] + s.sysbench_conn() + ["--tables=1", "--table-size=1000"]
+        servers.run(sb + ["prepare"], "sysbench prepare", 300)
+        st = subprocess.Popen(["strace", "-f", "-qq", "-y", "-ttt", "-T", "-o", trace, "-p", str(s.proc.pid),
+                               "-e", "trace=openat,write,pwrite64,fdatasync,unlink,unlinkat"])
+        time.sleep(2)       # strace is attached
+        out = servers.run(sb + ["--threads=4", "--time=5", "run"], "sysbench run", 120)
+    finally:
+        s.stop()
+        if st:
+            st.send_signal(signal.SIGINT)
+            st.wait(30)
+    try:
+        m = re.search(r"transactions:\s+(\d+)", out)
+        if not m:
+            print("sysbench printed no transactions: " + out[-200:])
+            return 1
+        return binlog_check(trace, m.group(1))
+    finally:
+        shutil.rmtree(wd, ignore_errors=True)
+        shutil.rmtree(ld, ignore_errors=True)
+
+
 # ------------------------------------------------------------------ main
 
 def usage():

@@ -3,7 +3,7 @@
 # Timeout: 300
 # In full: txn on cephfs (libcephfs) and rbd against the project's cluster: 2 connections of tpcb
 # share one log and pool; every commit lands, the pool's misses are the reads the connections' stores
-# made; mysql's binlog on rbd wraps inside its extent (max_binlog_size=64k, an extent of 4 MiB, 4.4 MB
+# made; mysql's binlog on rbd rotates inside its extents (max_binlog_size=64k, an extent of 4 MiB a file, 4.4 MB
 # written: every commit lands)
 . "$(dirname "$0")/lib.sh"
 need_cluster
@@ -40,7 +40,7 @@ if have_backend RBD; then
 	check rbd rbd --rbdname=txn-test-$$ --rbd_size=256m
 	rbd rm -p rbd "txn-test-$$" >/dev/null 2>&1
 	# the binlog's extent is max_binlog_size rounded up to 4 MiB: 4000 x ~1100 B of
-	# oltp_read_write binlog must wrap inside it (a write past it fails with EFBIG)
+	# oltp_read_write binlog must rotate inside them (a write past one fails with EFBIG)
 	n=rbd-binlog
 	run_fio $n --name=$n --ioengine="external:$E" --calibration=none --store=rbd --rbdname=txn-test-$$ --rbd_size=256m \
 		--rw=write --number_ios=4000 --flavor=mysql --innodb_log_file_size=2m --log_bin=1 \
@@ -49,7 +49,7 @@ if have_backend RBD; then
 	[ "$(json "$TMP/$n.json" "d['jobs'][0]['error']")" = 0 ] || { cat "$TMP/$n.err"; fail "$n: fio error"; }
 	commits=$(json "$TMP/$n.json" "d['jobs'][0]['write']['total_ios']")
 	[ "$commits" = 4000 ] || { cat "$TMP/$n.err"; fail "$n: $commits transactions, expected 4000"; }
-	ok "$n: 4000 commits, the binlog wrapping at 64 kB inside its 4 MiB extent on rbd (fio)"
+	ok "$n: 4000 commits, the binlog rotating at 64 kB inside 4 MiB extents on rbd (fio)"
 	rbd rm -p rbd "txn-test-$$" >/dev/null 2>&1
 	tested=1
 fi

@@ -181,8 +181,8 @@ static struct fio_option options[] = {
 	FIO_ENGINE_RANGE(T, "sync_binlog", FIO_OPT_INT, sync_binlog,
 		"mysql/mariadb: fdatasync the binlog every N commit groups (0: never)", "1", 0, 1000000),
 	FIO_ENGINE_RANGE(T, "max_binlog_size", FIO_OPT_ULL, max_binlog,
-		"mysql/mariadb: the binlog wraps to its start at this size, where MySQL rotates to a "
-		"new file (4k..1G; MySQL's default is 1G; store=rbd reserves it)", "64M", 4096, 1ull << 30),
+		"mysql/mariadb: the binlog rotates to a new file at this size, 4 files kept "
+		"(4k..1G; MySQL's default is 1G; store=rbd reserves it for each file)", "64M", 4096, 1ull << 30),
 	FIO_ENGINE_RANGE(T, "checkpoint_timeout", FIO_OPT_INT, checkpoint_timeout,
 		"Seconds between checkpoints (pgpage's checkpointer; 0: none)", "300", 0, 86400),
 	FIO_ENGINE_BOOL(T, "txn_prefill", prefill,

@@ -202,7 +202,7 @@ struct txn_log_cfg {
 	unsigned int commit_siblings;
 	int log_bin;			/* mysql: a binlog, group-committed with the redo log */
 	unsigned int sync_binlog;	/* fsync the binlog every N groups (0: never) */
-	uint64_t max_binlog;		/* the binlog wraps here (MySQL rotates at max_binlog_size) */
+	uint64_t max_binlog;		/* max_binlog_size: the binlog rotates to a new file here */
 	uint64_t flush_wait_ns;		/* each flush takes this much longer (flush_wait, debug_flush_delay) */
 	const char *group_trace;	/* local file: one line per flush, its group size */
 	uint64_t ckpt_wal;		/* postgres: request a checkpoint every this many WAL bytes (0: no) */
@@ -210,7 +210,8 @@ struct txn_log_cfg {
 };
 
 struct txn_log_stats {
-	uint64_t commits, flushes, writes, delays, binlog_syncs, binlog_wraps, max_group, wal_ckpts;
+	uint64_t commits, flushes, writes, delays, binlog_syncs, binlog_rotations, max_group, wal_ckpts;
+	uint64_t binlog_purges;
 	uint64_t bg_batches, bg_bytes;
 	uint64_t hist[9];		/* group sizes 1,2,3-4,5-8,...,>128 */
 };
@@ -222,11 +223,20 @@ struct txn_log {
 	struct rl_log rl;
 	int rl_open;
 	struct store *s;		/* the log's own; used by one flusher at a time */
-	int busy;			/* a connection is writing/flushing */
+	int busy;			/* the write lock: a connection writes/flushes rl (m not held) */
+	uint64_t ins_lsn;		/* end of the records inserted so far (rl's LSN) */
+	uint32_t *q;			/* inserted records' lengths, not yet in rl's buffer */
+	unsigned int qcap, qhead, qcount;
+	uint64_t qbytes, qmax;		/* their bytes; at most a log buffer's */
 	uint64_t flushed_lsn, written_lsn;
 	uint64_t nrec, nrec_flushed;	/* records appended / covered by a flush */
 	uint64_t bg_pending;		/* background log bytes, appended by the timer */
-	struct store_file *binlog;
+	int bbusy;			/* the binlog group's leader writes, syncs, rotates (m not held) */
+	struct store *bs;		/* the binlog's own store: the leader's */
+	struct owner bown;		/* claims the binlog files it rotates to */
+	int bown_on;
+	struct store_file *binlog, *bindex;
+	uint64_t binlog_no, binlog_first, bindex_off;	/* current file, oldest kept, index's end */
 	uint64_t binlog_off, binlog_pending, binlog_groups;
 	uint64_t binlog_queued, binlog_done;	/* binlog bytes of all commits / written by a leader */
 	pthread_t timer;
@@ -244,8 +254,11 @@ struct txn_log {
 };
 
 int txn_log_open(struct txn_log *l, struct store *s, const struct txn_log_cfg *c);
-/* log_bin: create (or empty) the binlog; the caller has claimed its name. */
-int txn_log_open_binlog(struct txn_log *l);
+/*
+ * log_bin: create (or empty) the binlog and its index on a store of their own
+ * (sc: the log's directory); the caller has claimed both names.
+ */
+int txn_log_open_binlog(struct txn_log *l, const struct store_config *sc);
 /* pg_ckpt_conf.phase: a checkpoint began (done 0) or ended (1); arg is the txn_log. */
 void txn_log_ckpt_phase(void *arg, int done);
 void txn_log_close(struct txn_log *l);

@@ -262,6 +262,8 @@ static int claim(struct txn_db *db, unsigned int pass, char *err, size_t errlen)
 		ret = claim_name(o, txn_db_dw_name(db), pass, &failed);
 	if (!ret && db->c.log.log_bin)
 		ret = claim_name(lo, TXN_BINLOG, pass, &failed);
+	if (!ret && db->c.log.log_bin)
+		ret = claim_name(lo, TXN_BINLOG_INDEX, pass, &failed);
 	if (!ret && pass && (ret = owner_sync(o)))
 		failed = o;
 	if (!ret && pass && lo != o && (ret = owner_sync(lo)))
@@ -301,8 +303,13 @@ static int db_open(struct txn_db *db, char *err, size_t errlen)
 	ret = txn_log_open(&db->log, db->ws ? db->ws : db->s, &db->c.log);
 	if (!ret && (ret = claim(db, 1, err, errlen)))
 		return ret;
-	if (!ret && db->c.log.log_bin)
-		ret = txn_log_open_binlog(&db->log);
+	if (!ret && db->c.log.log_bin) {
+		struct store_config bc = db->c.store;	/* the binlog goes with the log */
+
+		if (db->c.waldir[0])
+			bc.root = db->c.waldir;
+		ret = txn_log_open_binlog(&db->log, &bc);
+	}
 	if (ret) {
 		/* a sidecar's line (option=path: ...) as it is; the log's own prefixed */
 		snprintf(err, errlen, "%s%s", strncmp(db->log.err, "txn_group_trace=", 16) ?
@@ -488,7 +495,7 @@ static void summary(struct txn_db *db, FILE *f)
 
 	fprintf(f, "txn: database %s: profile=%s flavor=%s commits=%llu flushes=%llu "
 		"avg_group=%.2f max_group=%llu groups[1,2,3-4,5-8,9-16,17-32,33-64,65-128,>128]="
-		"%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu commit_delays=%llu binlog_syncs=%llu binlog_wraps=%llu "
+		"%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu commit_delays=%llu binlog_syncs=%llu binlog_rotations=%llu binlog_purges=%llu "
 		"bg_batches=%llu bg_bytes=%llu background_cpu_ms=%.3f background_cpu_left_ms=%.3f pool_pages=%u hits=%llu misses=%llu hit_ratio=%.4f reads=%llu evict_writes=%llu dblwr_writes=%llu "
 		"cleaner_batches=%llu cleaner_pages=%llu fpis=%llu checkpoints=%llu wal_checkpoint_requests=%llu ckpt_written=%llu ckpt_fsyncs=%llu "
 		"log_files_recycled=%llu wal_segments_created=%llu wal_segments_removed=%llu "
@@ -502,7 +509,8 @@ static void summary(struct txn_db *db, FILE *f)
 		(unsigned long long)ls->hist[4], (unsigned long long)ls->hist[5],
 		(unsigned long long)ls->hist[6], (unsigned long long)ls->hist[7],
 		(unsigned long long)ls->hist[8], (unsigned long long)ls->delays,
-		(unsigned long long)ls->binlog_syncs, (unsigned long long)ls->binlog_wraps,
+		(unsigned long long)ls->binlog_syncs, (unsigned long long)ls->binlog_rotations,
+		(unsigned long long)ls->binlog_purges,
 		(unsigned long long)ls->bg_batches, (unsigned long long)ls->bg_bytes,
 		db->bg.dt.cpu_ns / 1e6, db->bg.left_ns / 1e6, db->pool.nframes,
 		(unsigned long long)ps->hits, (unsigned long long)ps->misses,

@@ -26,9 +26,11 @@
  * 150-370 KB once a second, from a connection thread, 37-47 % of the redo;
  * not with a 2000-row table. Its source in InnoDB is not identified here.
  *
- * Records are appended under the log's mutex; the write (pwrite from the
- * buffer) too, since it reads the buffer; the flush runs outside it, so
- * other connections keep inserting while it takes. No fio headers.
+ * A commit inserts its record under the log's mutex (m) by reserving its
+ * place only; the copy into the log buffer, its CRC, the write and the
+ * flush are the write lock's (busy), outside m, so other connections keep
+ * inserting while a write or flush takes. The binlog's leader has a lock of
+ * its own (bbusy) and a store of its own. No fio headers.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -82,92 +84,81 @@ static void group_stat(struct txn_log *l, uint64_t n)
 		fprintf(l->trace, "%llu\n", (unsigned long long)n);
 }
 
-/* Caller holds m and owns the log (busy): write the buffer. */
-static int write_locked(struct txn_log *l)
-{
-	uint64_t ns;
-	int ret;
+/*
+ * The insert lock (m) and the write lock (busy) apart, as PostgreSQL keeps
+ * WAL insertion (its insertion locks) apart from WALWriteLock: a committer
+ * only reserves its record under m (its length in q, ins_lsn moved on); the
+ * owner of the write lock moves the reserved records into redolog's buffer
+ * (their copy and CRC), writes and flushes it with m released. So a commit's
+ * insertion never waits behind a write in progress, only when a log buffer's
+ * worth of records waits to be written (PostgreSQL: a full WAL buffer).
+ */
 
-	ret = rl_log_write(&l->rl, 0, &ns);
-	if (ret)
-		return fail(l, ret, l->rl.err);
-	l->written_lsn = l->rl.lsn;
-	l->st.writes++;
-	return 0;
+/* Caller holds m: reserve one record of n bytes (the queue has room). */
+static void insert_locked(struct txn_log *l, uint32_t n)
+{
+	l->q[(l->qhead + l->qcount++) % l->qcap] = n;
+	l->qbytes += n;
+	l->ins_lsn += n;
 }
 
 /*
- * Owner, without m: the binlog's share of a group (mysql). MySQL rotates to a
- * new file at max_binlog_size (and purges old ones); the model wraps to the
- * start of its one file instead: the same appends, and on store=rbd they stay
- * in the extent the file was given (a write past it fails with EFBIG). A
- * transaction's events are never split across the wrap, as MySQL never splits
- * them across files.
+ * Caller holds m and the write lock (busy): every record reserved so far into
+ * rl's buffer, written (flush: and made durable) with m released; the result
+ * recorded under m again. Only the write lock's owner touches rl.
  */
-static int binlog_group(struct txn_log *l, uint64_t bytes, char *why, size_t len)
+static int write_unlocked(struct txn_log *l, int flush)
 {
-	ssize_t r;
-	int ret;
-
-	while (bytes) {
-		uint64_t n = bytes < TXN_MAX_REC ? bytes : TXN_MAX_REC;
-
-		if (n > l->c.max_binlog)
-			n = l->c.max_binlog;
-		if (l->binlog_off + n > l->c.max_binlog) {
-			l->binlog_off = 0;
-			l->st.binlog_wraps++;
-		}
-		r = store_pwrite(l->s, l->binlog, zero_rec, n, l->binlog_off);
-		if (r < 0)
-			return call_failed((int)r, "pwrite", TXN_BINLOG, why, len);
-		l->binlog_off += n;
-		bytes -= n;
-	}
-	if (l->c.sync_binlog && ++l->binlog_groups % l->c.sync_binlog == 0) {
-		ret = store_fdatasync(l->s, l->binlog);
-		if (ret)
-			return call_failed(ret, "fdatasync", TXN_BINLOG, why, len);
-		l->st.binlog_syncs++;
-	}
-	return 0;
-}
-
-/*
- * Caller holds m, owns the log and has written it: flush outside m. An
- * error is recorded once m is held again (fail): committers read l->error
- * under m; the owner's rl.err and why stay its own until it disowns.
- */
-static int flush_unlocked(struct txn_log *l, uint64_t end, uint64_t binlog)
-{
+	unsigned int head = l->qhead, n = l->qcount, i;
+	uint64_t bytes = l->qbytes, end = l->ins_lsn, ns;
 	char why[sizeof(l->err)];
-	uint64_t ns;
-	int ret;
+	int ret = 0;
 
 	pthread_mutex_unlock(&l->m);
-	ret = rl_log_flush(&l->rl, &ns);
+	for (i = 0; i < n && !ret; i++) {
+		uint32_t r = l->q[(head + i) % l->qcap];
+
+		if (rl_log_room(&l->rl) < r)	/* rl's buffer full: write it */
+			ret = rl_log_write(&l->rl, 0, &ns);
+		if (!ret)
+			rl_log_append(&l->rl, zero_rec, r);
+	}
+	if (!ret)
+		ret = rl_log_write(&l->rl, 0, &ns);
+	if (!ret && flush)
+		ret = rl_log_flush(&l->rl, &ns);
 	if (ret)
 		snprintf(why, sizeof(why), "%s", l->rl.err);
-	if (l->c.flush_wait_ns) {
+	if (flush && l->c.flush_wait_ns) {
 		/* as a round trip is slept: an overshoot comes off the next flushes' */
 		l->wait.slack_set = 0;		/* another thread may flush next */
 		dbtime_round_trip(&l->wait, l->c.flush_wait_ns);
 	}
-	if (!ret && binlog)
-		ret = binlog_group(l, binlog, why, sizeof(why));
 	pthread_mutex_lock(&l->m);
+	l->qhead = (head + n) % l->qcap;
+	l->qcount -= n;
+	l->qbytes -= bytes;
+	l->st.writes++;
+	if (flush)
+		l->st.flushes++;
 	if (ret)
-		fail(l, ret, why);
-	if (!ret && end > l->flushed_lsn)
+		return fail(l, ret, why);
+	l->written_lsn = end;
+	if (flush && end > l->flushed_lsn)
 		l->flushed_lsn = end;
-	l->st.flushes++;
-	return ret;
+	return 0;
+}
+
+static void disown(struct txn_log *l)
+{
+	l->busy = 0;
+	pthread_cond_broadcast(&l->cv);
 }
 
 /* Become the flusher (or find the record flushed by another): PostgreSQL's XLogFlush. */
 static int flush_upto(struct txn_log *l, uint64_t lsn)
 {
-	uint64_t end, n, binlog;
+	uint64_t n;
 	int ret = 0;
 
 	while (l->flushed_lsn < lsn && !l->error) {
@@ -183,46 +174,190 @@ static int flush_upto(struct txn_log *l, uint64_t lsn)
 			pthread_mutex_lock(&l->m);
 			l->st.delays++;
 		}
-		end = l->rl.lsn;
 		n = l->nrec - l->nrec_flushed;
 		l->nrec_flushed = l->nrec;
-		binlog = 0;
-		if (l->c.rl.trx_commit == 1) {	/* 0 and 2: binlog_upto's, per commit */
-			binlog = l->binlog_pending;
-			l->binlog_pending = 0;
-		}
-		ret = write_locked(l);
-		if (!ret)
-			ret = flush_unlocked(l, end, binlog);
+		ret = write_unlocked(l, 1);
 		group_stat(l, n);
-		l->busy = 0;
-		pthread_cond_broadcast(&l->cv);
+		disown(l);
 		if (ret)
 			break;
 	}
 	return l->error ? l->error : ret;
 }
 
-/* Caller holds m: wait for the owner to finish, then own the log. */
-static void own(struct txn_log *l)
+/* innodb_flush_log_at_trx_commit=2: the log written (not flushed) up to lsn. */
+static int write_upto(struct txn_log *l, uint64_t lsn)
 {
-	while (l->busy)
-		pthread_cond_wait(&l->cv, &l->m);
-	l->busy = 1;
-}
+	int ret = 0;
 
-static void disown(struct txn_log *l)
-{
-	l->busy = 0;
-	pthread_cond_broadcast(&l->cv);
+	while (l->written_lsn < lsn && !l->error && !ret) {
+		if (l->busy) {
+			pthread_cond_wait(&l->cv, &l->m);
+			continue;
+		}
+		l->busy = 1;
+		ret = write_unlocked(l, 0);
+		disown(l);
+	}
+	return l->error ? l->error : ret;
 }
 
 /*
- * innodb_flush_log_at_trx_commit 0 or 2 with the binlog: MySQL's
- * ordered_commit still runs its flush stage (the group's redo write when =2,
- * then the binlog write) and its sync stage (fdatasync every sync_binlog
- * groups) for every commit group; only the redo flush waits for the timer. A
- * committer whose events a leader has not written yet becomes the leader.
+ * The binlog (mysql/mariadb, log_bin), MariaDB 10.11's as strace shows it
+ * (sync_binlog=1, max_binlog_size=64k): every commit group's events are
+ * appended to the current file by the group's leader, then one fdatasync;
+ * once the file reaches max_binlog_size, the leader rotates: a Rotate event
+ * (44 bytes) ends the old file (fdatasync), the next binlog.NNNNNN is created,
+ * its header (magic, format description, ...: 339 bytes) written and synced,
+ * its name appended to binlog.index (fdatasync), and the old file's in-use
+ * flag (the byte at offset 21) cleared before it is closed. Old files are
+ * purged (expire_logs_days, purge_binlogs): here at most TXN_BINLOG_KEEP are
+ * kept, and only files this run created go. Every new name is claimed first
+ * (owner.h): a binlog.NNNNNN dbfio did not create stops the job. Not
+ * modelled: the index's crash-safe copy (binlog.~rec~) and its rewrite at a
+ * purge. The binlog has a store of its own (bs): its leader runs while
+ * another connection holds the redo log's write lock.
+ */
+#define BINLOG_HDR	339	/* a new file's header (MariaDB 10.11, strace) */
+#define BINLOG_ROTATE	44	/* the Rotate event closing a file */
+#define BINLOG_INUSE	21	/* offset of the in-use flag cleared at close */
+#define BINLOG_INDEX_MAX (1u << 20)	/* the index's extent; its lines wrap in it */
+
+static void binlog_name(uint64_t no, char *buf, size_t len)
+{
+	snprintf(buf, len, TXN_BINLOG_FMT, (unsigned long long)no);
+}
+
+static uint64_t binlog_extent(const struct txn_log *l)
+{
+	return l->c.max_binlog + TXN_MAX_REC + BINLOG_HDR + BINLOG_ROTATE;
+}
+
+static int bl_write(struct txn_log *l, struct store_file *f, const char *name, const void *buf,
+		    uint64_t n, uint64_t off, char *why, size_t len)
+{
+	ssize_t r = store_pwrite(l->bs, f, buf, n, off);
+
+	if (r >= 0 && (uint64_t)r != n)
+		r = -EIO;
+	return r < 0 ? call_failed((int)r, "pwrite", name, why, len) : 0;
+}
+
+static int bl_sync(struct txn_log *l, struct store_file *f, const char *name, char *why, size_t len)
+{
+	int ret = store_fdatasync(l->bs, f);
+
+	return ret ? call_failed(ret, "fdatasync", name, why, len) : 0;
+}
+
+/* Leader: binlog no claimed, created, its header written, listed in the index. */
+static int binlog_create(struct txn_log *l, uint64_t no, struct store_file **fp, char *why, size_t len)
+{
+	char name[32], line[40];
+	int ret, n;
+
+	binlog_name(no, name, sizeof(name));
+	ret = owner_claim(&l->bown, name, OWNER_DURABLE);
+	if (ret) {
+		snprintf(why, len, "%s", l->bown.err);
+		return ret;
+	}
+	ret = store_open(l->bs, name, O_RDWR | O_CREAT | O_TRUNC, 0640, binlog_extent(l), fp);
+	if (ret)
+		return call_failed(ret, "open", name, why, len);
+	ret = bl_write(l, *fp, name, zero_rec, BINLOG_HDR, 0, why, len);
+	if (!ret && l->c.sync_binlog)
+		ret = bl_sync(l, *fp, name, why, len);
+	n = snprintf(line, sizeof(line), "./%s\n", name);
+	if (l->bindex_off + n > BINLOG_INDEX_MAX)
+		l->bindex_off = 0;
+	if (!ret)
+		ret = bl_write(l, l->bindex, TXN_BINLOG_INDEX, line, n, l->bindex_off, why, len);
+	l->bindex_off += n;
+	if (!ret && l->c.sync_binlog)
+		ret = bl_sync(l, l->bindex, TXN_BINLOG_INDEX, why, len);
+	return ret;
+}
+
+/* Leader: the current file is full: end it, go on in the next, purge past the kept ones. */
+static int binlog_rotate(struct txn_log *l, char *why, size_t len)
+{
+	struct store_file *nf = NULL;
+	char name[32];
+	int ret;
+
+	binlog_name(l->binlog_no, name, sizeof(name));
+	ret = bl_write(l, l->binlog, name, zero_rec, BINLOG_ROTATE, l->binlog_off, why, len);
+	if (!ret && l->c.sync_binlog)
+		ret = bl_sync(l, l->binlog, name, why, len);
+	if (!ret)
+		ret = binlog_create(l, l->binlog_no + 1, &nf, why, len);
+	if (!ret)
+		ret = bl_write(l, l->binlog, name, zero_rec, 1, BINLOG_INUSE, why, len);
+	if (ret) {
+		if (nf)
+			store_close(l->bs, nf);
+		return ret;
+	}
+	store_close(l->bs, l->binlog);
+	l->binlog = nf;
+	l->binlog_no++;
+	l->binlog_off = BINLOG_HDR;
+	l->st.binlog_rotations++;
+	while (l->binlog_no - l->binlog_first >= TXN_BINLOG_KEEP) {	/* the oldest: this run's */
+		binlog_name(l->binlog_first, name, sizeof(name));
+		ret = store_unlink(l->bs, name);
+		if (ret && ret != -ENOENT)
+			return call_failed(ret, "unlink", name, why, len);
+		if ((ret = owner_drop(&l->bown, name))) {
+			snprintf(why, len, "%s", l->bown.err);
+			return ret;
+		}
+		l->binlog_first++;
+		l->st.binlog_purges++;
+	}
+	return 0;
+}
+
+/*
+ * Leader, without m: a group's events appended (in pieces of at most 64 kB;
+ * a group larger than the file's room rotates between them), one fdatasync
+ * every sync_binlog groups, then the rotation once the file is full.
+ */
+static int binlog_group(struct txn_log *l, uint64_t bytes, char *why, size_t len)
+{
+	char name[32];
+	int ret = 0;
+
+	binlog_name(l->binlog_no, name, sizeof(name));
+	while (bytes && !ret) {
+		uint64_t n = bytes < TXN_MAX_REC ? bytes : TXN_MAX_REC;
+
+		if (l->binlog_off >= l->c.max_binlog)
+			ret = binlog_rotate(l, why, len);
+		binlog_name(l->binlog_no, name, sizeof(name));
+		if (!ret)
+			ret = bl_write(l, l->binlog, name, zero_rec, n, l->binlog_off, why, len);
+		if (!ret) {
+			l->binlog_off += n;
+			bytes -= n;
+		}
+	}
+	if (!ret && l->c.sync_binlog && ++l->binlog_groups % l->c.sync_binlog == 0) {
+		ret = bl_sync(l, l->binlog, name, why, len);
+		if (!ret)
+			l->st.binlog_syncs++;
+	}
+	if (!ret && l->binlog_off >= l->c.max_binlog)
+		ret = binlog_rotate(l, why, len);
+	return ret;
+}
+
+/*
+ * Caller holds m: the binlog's group commit, apart from the redo log's
+ * write lock (MariaDB's binlog leader under LOCK_log): a committer whose
+ * events no leader has written yet becomes the leader and writes every
+ * event queued so far, while the next group's redo flush may already run.
  */
 static int binlog_upto(struct txn_log *l, uint64_t pos)
 {
@@ -231,33 +366,35 @@ static int binlog_upto(struct txn_log *l, uint64_t pos)
 	int ret = 0;
 
 	while (l->binlog_done < pos && !l->error) {
-		if (l->busy) {
+		if (l->bbusy) {
 			pthread_cond_wait(&l->cv, &l->m);
 			continue;
 		}
-		l->busy = 1;
-		if (l->c.rl.trx_commit == 2 && l->written_lsn < l->rl.lsn)
-			ret = write_locked(l);
+		l->bbusy = 1;
 		end = l->binlog_queued;
 		bytes = l->binlog_pending;
 		l->binlog_pending = 0;
 		pthread_mutex_unlock(&l->m);
-		if (!ret && (ret = binlog_group(l, bytes, why, sizeof(why)))) {
-			pthread_mutex_lock(&l->m);
+		why[0] = 0;
+		ret = binlog_group(l, bytes, why, sizeof(why));
+		pthread_mutex_lock(&l->m);
+		if (ret)
 			fail(l, ret, why);
-		} else {
-			pthread_mutex_lock(&l->m);
-		}
-		if (!ret)
+		else
 			l->binlog_done = end;
-		disown(l);
+		l->bbusy = 0;
+		pthread_cond_broadcast(&l->cv);
 		if (ret)
 			break;
 	}
 	return l->error ? l->error : ret;
 }
 
-/* Caller holds m: append n bytes of records, writing the buffer when it is full. */
+/*
+ * Caller holds m: insert n bytes of records. With a log buffer's worth
+ * waiting to be written, the committer writes them first (or waits for the
+ * writer of the moment), as a PostgreSQL backend finding no free WAL buffer.
+ */
 static int append_locked(struct txn_log *l, uint64_t n)
 {
 	uint64_t max = l->c.rl.bufsize / 2 < TXN_MAX_REC ? l->c.rl.bufsize / 2 : TXN_MAX_REC;
@@ -266,13 +403,17 @@ static int append_locked(struct txn_log *l, uint64_t n)
 	while (n && !ret && !l->error) {
 		uint64_t r = n < max ? n : max;
 
-		while (rl_log_room(&l->rl) < r && !ret) {	/* buffer full: write it */
-			own(l);
-			ret = write_locked(l);
+		while (!ret && !l->error && (l->qbytes + r > l->qmax || l->qcount == l->qcap)) {
+			if (l->busy) {
+				pthread_cond_wait(&l->cv, &l->m);
+				continue;
+			}
+			l->busy = 1;
+			ret = write_unlocked(l, 0);
 			disown(l);
 		}
-		if (!ret)
-			rl_log_append(&l->rl, zero_rec, r);
+		if (!ret && !l->error)
+			insert_locked(l, (uint32_t)r);
 		n -= r;
 	}
 	return ret;
@@ -297,9 +438,7 @@ int txn_log_commit(struct txn_log *l, uint32_t bytes, uint32_t binlog_bytes)
 		l->bg_pending += bg;
 		l->nrec++;
 		l->st.commits++;
-		l->binlog_pending += l->c.log_bin ? binlog_bytes : 0;
-		l->binlog_queued += l->c.log_bin ? binlog_bytes : 0;
-		my = l->rl.lsn;
+		my = l->ins_lsn;
 		if (l->c.ckpt_wal && l->ck && my - l->ckpt_from >= l->c.ckpt_wal) {
 			/* max_wal_size: CheckPointSegments of WAL since the last one */
 			l->ckpt_from = my;
@@ -308,12 +447,13 @@ int txn_log_commit(struct txn_log *l, uint32_t bytes, uint32_t binlog_bytes)
 		}
 		if (l->c.rl.trx_commit == 1)
 			ret = flush_upto(l, my);
-		else if (l->c.log_bin)
+		else if (l->c.rl.trx_commit == 2)
+			ret = write_upto(l, my);
+		/* the binlog's queue takes a transaction once its redo is where trx_commit wants it */
+		if (!ret && !l->error && l->c.log_bin) {
+			l->binlog_pending += binlog_bytes;
+			l->binlog_queued += binlog_bytes;
 			ret = binlog_upto(l, l->binlog_queued);
-		else if (l->c.rl.trx_commit == 2 && l->written_lsn < my) {
-			own(l);
-			ret = write_locked(l);
-			disown(l);
 		}
 	}
 	ret = ret ? ret : l->error;
@@ -340,8 +480,8 @@ static void *timer_main(void *arg)
 			l->st.bg_bytes += l->bg_pending;
 			l->bg_pending = 0;
 		}
-		if (l->c.rl.trx_commit != 1 && l->rl.lsn > l->flushed_lsn && !l->error)
-			flush_upto(l, l->rl.lsn);
+		if (l->c.rl.trx_commit != 1 && l->ins_lsn > l->flushed_lsn && !l->error)
+			flush_upto(l, l->ins_lsn);
 	}
 	pthread_mutex_unlock(&l->m);
 	return NULL;
@@ -357,21 +497,45 @@ void txn_log_ckpt_phase(void *arg, int done)
 	struct txn_log *l = arg;
 
 	pthread_mutex_lock(&l->m);
-	if (!done)
-		l->ckpt_redo = l->rl.lsn;
-	else
+	if (!done) {
+		l->ckpt_redo = l->ins_lsn;
+	} else {		/* rl is the write lock's */
+		while (l->busy)
+			pthread_cond_wait(&l->cv, &l->m);
+		l->busy = 1;
 		rl_log_freed(&l->rl, l->ckpt_redo);
+		disown(l);
+	}
 	pthread_mutex_unlock(&l->m);
 }
 
-int txn_log_open_binlog(struct txn_log *l)
+int txn_log_open_binlog(struct txn_log *l, const struct store_config *sc)
 {
-	/* claimed by txn_db.c before: O_TRUNC only ever empties dbfio's own binlog */
-	int ret = store_open(l->s, TXN_BINLOG, O_RDWR | O_CREAT | O_TRUNC, 0640,
-			     l->c.max_binlog, &l->binlog);
+	char why[sizeof(l->err)];
+	int ret;
 
+	why[0] = 0;
+	ret = store_init(&l->bs, sc, why, sizeof(why));
+	if (!ret) {
+		ret = owner_init(&l->bown, l->bs);
+		if (ret)
+			snprintf(why, sizeof(why), "%s", l->bown.err);
+		else
+			l->bown_on = 1;
+	}
+	/* both names claimed by txn_db.c before: O_TRUNC only ever empties dbfio's own */
+	if (!ret) {
+		ret = store_open(l->bs, TXN_BINLOG_INDEX, O_RDWR | O_CREAT | O_TRUNC, 0640,
+				 BINLOG_INDEX_MAX, &l->bindex);
+		if (ret)
+			call_failed(ret, "open", TXN_BINLOG_INDEX, why, sizeof(why));
+	}
+	l->binlog_no = l->binlog_first = 1;
+	if (!ret)
+		ret = binlog_create(l, 1, &l->binlog, why, sizeof(why));
+	l->binlog_off = BINLOG_HDR;
 	if (ret)
-		snprintf(l->err, sizeof(l->err), "open(%s) failed: %s", TXN_BINLOG, strerror(-ret));
+		snprintf(l->err, sizeof(l->err), "%s", why);
 	return ret;
 }
 
@@ -384,6 +548,13 @@ int txn_log_open(struct txn_log *l, struct store *s, const struct txn_log_cfg *c
 	l->s = s;
 	pthread_mutex_init(&l->m, NULL);
 	pthread_cond_init(&l->cv, NULL);
+	l->qmax = c->rl.bufsize;
+	l->qcap = (unsigned int)(l->qmax / (RL_REC_HDR + 8)) + 2;
+	l->q = calloc(l->qcap, sizeof(*l->q));
+	if (!l->q) {
+		snprintf(l->err, sizeof(l->err), "log queue of %u records: out of memory", l->qcap);
+		return -ENOMEM;
+	}
 	if (c->group_trace) {
 		l->trace = fopen(c->group_trace, "w");
 		if (!l->trace) {
@@ -399,7 +570,8 @@ int txn_log_open(struct txn_log *l, struct store *s, const struct txn_log_cfg *c
 		snprintf(l->err, sizeof(l->err), "%s", l->rl.err);
 		return ret;
 	}
-	l->rl.linked = 0;	/* the write is under the mutex, the flush outside it */
+	l->rl.linked = 0;	/* the write and the flush are separate calls */
+	l->ins_lsn = l->written_lsn = l->flushed_lsn = l->rl.lsn;
 	if (c->rl.trx_commit != 1 || c->bg_share) {
 		ret = -pthread_create(&l->timer, NULL, timer_main, l);
 		if (ret) {
@@ -422,16 +594,27 @@ void txn_log_close(struct txn_log *l)
 	}
 	if (l->rl_open) {
 		pthread_mutex_lock(&l->m);
-		if (l->rl.lsn > l->flushed_lsn && !l->error)	/* clean shutdown */
-			flush_upto(l, l->rl.lsn);
+		if (l->ins_lsn > l->flushed_lsn && !l->error)	/* clean shutdown */
+			flush_upto(l, l->ins_lsn);
 		pthread_mutex_unlock(&l->m);
 		rl_log_ack(&l->rl, l->rl.lsn);
 		rl_log_close(&l->rl);
 		l->rl_open = 0;
 	}
 	if (l->binlog)
-		store_close(l->s, l->binlog);
+		store_close(l->bs, l->binlog);
 	l->binlog = NULL;
+	if (l->bindex)
+		store_close(l->bs, l->bindex);
+	l->bindex = NULL;
+	if (l->bown_on)
+		owner_exit(&l->bown);
+	l->bown_on = 0;
+	if (l->bs)
+		store_exit(l->bs);
+	l->bs = NULL;
+	free(l->q);
+	l->q = NULL;
 	if (l->trace)
 		fclose(l->trace);
 	l->trace = NULL;
