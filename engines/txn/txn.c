@@ -45,6 +45,7 @@ struct txn_data {
 	struct txn_client client;	/* client_thread=1: the client's half (txn_client.c) */
 	uint64_t key[TXN_MAX_KEYS];
 	unsigned int fpi;		/* full-page images of this transaction */
+	int xid;			/* counted in the log's active (has written) */
 	struct txn_sum *sum;		/* this connection's part of the summary */
 };
 
@@ -170,7 +171,7 @@ static struct fio_option options[] = {
 	FIO_ENGINE_RANGE(T, "commit_delay", FIO_OPT_STR_VAL_TIME, commit_delay,
 		"postgres: the flusher sleeps this long first ...", "0", 0, 100000),
 	FIO_ENGINE_RANGE(T, "commit_siblings", FIO_OPT_INT, commit_siblings,
-		"postgres: ... when at least this many other connections are in a transaction",
+		"postgres: ... when at least this many other connections have written and wait on no lock",
 		"5", 0, 1000),
 	FIO_ENGINE_RANGE(T, "background_log_share", FIO_OPT_INT, bg_share,
 		"mysql/mariadb: percent of txn_log_bytes that InnoDB's background work logs rather "
@@ -671,6 +672,30 @@ static int probe(struct txn_data *tx, const struct txn_stmt *st)
 	return ret;
 }
 
+/*
+ * commit_siblings' count (the log's active): PostgreSQL's
+ * MinimumActiveBackends counts the other backends whose transaction has an
+ * xid, assigned at its first write (heap_update, before it may wait on the
+ * row) and cleared as the commit ends (ProcArrayEndTransaction, after the
+ * commit record's flush, before the locks go); one waiting on a lock is
+ * left out while it waits (txn_lock_row).
+ */
+static void xid_assign(struct txn_data *tx)
+{
+	if (!tx->xid) {
+		tx->xid = 1;
+		atomic_fetch_add(&tx->db->log.active, 1);
+	}
+}
+
+static void xid_end(struct txn_data *tx)
+{
+	if (tx->xid) {
+		tx->xid = 0;
+		atomic_fetch_sub(&tx->db->log.active, 1);
+	}
+}
+
 /* One statement's page accesses. */
 static int pages(struct txn_data *tx, const struct txn_acc *a)
 {
@@ -679,6 +704,8 @@ static int pages(struct txn_data *tx, const struct txn_acc *a)
 	uint64_t first, last, p, row;
 	int ret, fresh = 0;
 
+	if (a->dirty || a->lock)
+		xid_assign(tx);
 	switch (a->how) {
 	case TA_APPEND:
 		row = atomic_fetch_add(&db->append_rows[a->table], 1);
@@ -697,7 +724,7 @@ static int pages(struct txn_data *tx, const struct txn_acc *a)
 		break;
 	default:
 		if (a->lock && db->c.row_locks &&
-		    txn_lock_row(&db->locks, tx, a->table, tx->key[a->key])) {
+		    txn_lock_row(&db->locks, tx, a->table, tx->key[a->key], &db->log.active)) {
 			snprintf(tx->io.err, sizeof(tx->io.err), "row lock: out of memory");
 			return -ENOMEM;
 		}
@@ -756,10 +783,12 @@ static int transaction(struct thread_data *td, struct txn_data *tx)
 	if (ret || !tx->db->c.log.postgres)
 		txn_unlock_all(&tx->db->locks, tx);
 	if (ret) {
+		xid_end(tx);
 		log_err("txn: %s\n", tx->io.err);
 		return ret;
 	}
 	if (p->log_bytes) {
+		xid_assign(tx);		/* the committer counts itself: others = active - 1 */
 		ret = txn_log_commit(&tx->db->log, p->log_bytes + tx->fpi * tx->db->g.bs,
 				     p->binlog_bytes);
 		if (ret)
@@ -768,6 +797,7 @@ static int transaction(struct thread_data *td, struct txn_data *tx)
 	if (!ret && p->log_bytes && o->commit_cpu &&
 	    (tx->db->c.log.postgres || o->rl.trx_commit == 1))
 		dbtime_burn(&tx->dt, cpu->commit_ns);
+	xid_end(tx);
 	/* PostgreSQL: after the commit record is flushed */
 	txn_unlock_all(&tx->db->locks, tx);
 	if (!ret)
@@ -788,13 +818,11 @@ static enum fio_q_status fio_txn_queue(struct thread_data *td, struct io_u *io_u
 		io_u->error = -ret;
 		return FIO_Q_COMPLETED;
 	}
-	atomic_fetch_add(&tx->db->log.active, 1);
 	t0 = latstat_now_ns();
 	ret = transaction(td, tx);
 	/* as fio's statistics: none booked during ramp_time */
 	if (!ret && !in_ramp_time(td))
 		txn_sum_add(tx->sum, t0, latstat_now_ns());
-	atomic_fetch_sub(&tx->db->log.active, 1);
 	tx->txns++;
 	if (ret) {
 		io_u->error = ret < 0 ? -ret : EIO;
