@@ -43,6 +43,10 @@ def run(cmd, what, timeout, log=None, **kw):
     return p.stdout
 
 
+class PortTaken(Exception):
+    """The server could not bind its port: another one took it first."""
+
+
 def free_port(start=54329):
     for port in range(start, start + 200):
         with socket.socket() as s:
@@ -169,6 +173,10 @@ class Server:
         self.known = {}         # pid -> start time of every server process seen, for the final sweep
 
     def _spawn(self, cmd, **kw):
+        try:
+            self.log_at = os.path.getsize(self.log)
+        except OSError:
+            self.log_at = 0
         with open(self.log, "a") as log:
             self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT,
                                          stdin=subprocess.DEVNULL, start_new_session=True, **kw)
@@ -183,16 +191,49 @@ class Server:
     def _survivors(self):
         return [p for p, t in self.known.items() if starttime(p) == t]
 
+    def _start(self, first_port, cmd_kw):
+        """Spawn on a free port and wait until this server answers. free_port's
+        port can be taken by another server between the probe and the bind:
+        then this one exits with "Address already in use" while the other one
+        answers pings, so readiness also asks the server for its data directory,
+        and a lost race is retried on a later port."""
+        for attempt in range(5):
+            self.port = free_port(first_port + 7 * attempt)
+            self._spawn(self.start_command(), **cmd_kw)
+            try:
+                return self._wait_ready()
+            except PortTaken:
+                self.proc.wait()
+        raise Fail("%s: every port tried was taken by another server: %s" % (self.name, self.last_log()))
+
     def _wait_ready(self, timeout=60):
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
+                if "already in use" in self.log_since_spawn():
+                    raise PortTaken()
                 raise Fail("%s exited during start-up (exit %d): %s"
                            % (self.name, self.proc.returncode, self.last_log()))
-            if self.ping():
+            if self.ping() and self.is_mine():
                 return
             time.sleep(0.2)
         raise Fail("%s not ready after %ds: %s" % (self.name, timeout, self.last_log()))
+
+    def is_mine(self):
+        """Does the server answering on self.port serve this datadir?"""
+        try:
+            there = self.reported_datadir()
+        except Fail:
+            return False
+        return os.path.realpath(there.strip()) == os.path.realpath(self.datadir)
+
+    def log_since_spawn(self):
+        try:
+            with open(self.log, errors="replace") as f:
+                f.seek(getattr(self, "log_at", 0))
+                return f.read()
+        except OSError:
+            return ""
 
     def last_log(self):
         """The last error the log names, else its last line."""
@@ -273,9 +314,10 @@ class Postgres(Server):
         return cmd
 
     def start(self):
-        self.port = free_port(54329)
-        self._spawn(self.start_command(), cwd=self.workdir, **as_user("postgres"))
-        self._wait_ready()
+        self._start(54329, dict(cwd=self.workdir, **as_user("postgres")))
+
+    def reported_datadir(self):
+        return self.sql("SHOW data_directory", timeout=20)
 
     def ping(self):
         return subprocess.run([PG_BIN + "/pg_isready", "-q", "-t", "2"], env=self.env(),
@@ -343,9 +385,10 @@ class MariaDB(Server):
         return cmd + ["--" + o for o in self.db_opts]
 
     def start(self):
-        self.port = free_port(54339)
-        self._spawn(self.start_command(), cwd=self.workdir)
-        self._wait_ready()
+        self._start(54339, dict(cwd=self.workdir))
+
+    def reported_datadir(self):
+        return self.sql("SELECT @@datadir", timeout=20, db=None)
         self.sql("CREATE DATABASE dbtrace", db=None)
 
     def ping(self):
