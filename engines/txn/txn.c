@@ -84,6 +84,7 @@ struct txn_options {
 	unsigned int doublewrite;
 	unsigned int row_locks;
 	unsigned int client_thread;
+	unsigned int client_process;
 	unsigned long long max_wal_size;
 	char *group_trace;
 	char *waldir;
@@ -198,6 +199,10 @@ static struct fio_option options[] = {
 		"client_cpu_per_stmt on a client thread of each connection, handed each statement "
 		"and handed it back as over loopback (two wake-ups a statement); 0: burned by the "
 		"connection's own thread", "1"),
+	FIO_ENGINE_BOOL(T, "client_process", client_process,
+		"client_thread=1's client as a process in a session of its own, as a PostgreSQL "
+		"backend is (setsid: its own scheduling group under the kernel's autogroups), so "
+		"each hand-over wakes another group as pgbench's and its backend's do", "0"),
 	FIO_ENGINE_BOOL(T, "row_locks", row_locks,
 		"An UPDATE holds its row until the transaction ends (tpcb: clients queue on its "
 		"scale branch rows)", "1"),
@@ -552,7 +557,8 @@ static int fio_txn_init(struct thread_data *td)
 		goto out;
 	}
 	if (o->client_thread && o->client_cpu &&
-	    (cerr = txn_client_start(&tx->client, tx->db->c.cpu.client_ns, o->client_ws))) {
+	    (cerr = txn_client_start(&tx->client, tx->db->c.cpu.client_ns, o->client_ws,
+				     o->client_process))) {
 		log_err("txn: client_thread=1 (client_working_set=%llu): cannot start the client's "
 			"thread: %s\n", o->client_ws, strerror(-cerr));
 		td_verror(td, -cerr, "client_thread");

@@ -14,8 +14,12 @@
  * client's work on the reply do. No fio headers.
  */
 #include <errno.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdint.h>
 #include <sys/eventfd.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "txn.h"
@@ -53,15 +57,47 @@ static void *client_main(void *arg)
 		if (give(c->to_server, 1))
 			break;
 	}
-	dbtime_exit(&c->dt);
+	if (c->pid)	/* the process: its CPU back to the connection, + 1 (never 0) */
+		give(c->to_server, c->dt.cpu_ns + 1);
+	else
+		dbtime_exit(&c->dt);
 	return NULL;
 }
 
-int txn_client_start(struct txn_client *c, uint64_t ns, uint64_t ws)
+/*
+ * client_process=1: the client as a process in a session of its own. A
+ * PostgreSQL backend calls setsid(), so with the kernel's autogroups (Debian's
+ * default) each backend is a scheduling group of its own, and each hand-over
+ * between pgbench and its backend wakes another group: on a machine busy with
+ * other sessions' work that wake-up waits far longer than one between two
+ * threads of one process (fio's), whose group keeps its share of the core.
+ * The child makes no call that may take a lock another thread of fio held at
+ * fork(): no malloc (its working set was allocated before), reads, writes and
+ * the thread's CPU clock only.
+ */
+static int client_fork(struct txn_client *c)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		setsid();
+		c->pid = 1;
+		client_main(c);
+		_exit(0);
+	}
+	c->pid = pid;
+	return 0;
+}
+
+int txn_client_start(struct txn_client *c, uint64_t ns, uint64_t ws, int proc)
 {
 	int ret;
 
 	c->ns = ns;
+	c->pid = 0;
 	c->to_client = eventfd(0, EFD_CLOEXEC);
 	c->to_server = eventfd(0, EFD_CLOEXEC);
 	if (c->to_client < 0 || c->to_server < 0) {
@@ -71,7 +107,7 @@ int txn_client_start(struct txn_client *c, uint64_t ns, uint64_t ws)
 	ret = dbtime_ws_init(&c->dt, ws);
 	if (ret)
 		goto fail;
-	ret = -pthread_create(&c->th, NULL, client_main, c);
+	ret = proc ? client_fork(c) : -pthread_create(&c->th, NULL, client_main, c);
 	if (ret) {
 		dbtime_exit(&c->dt);
 		goto fail;
@@ -106,7 +142,20 @@ void txn_client_stop(struct txn_client *c)
 	if (!c->started)
 		return;
 	give(c->to_client, 2);	/* even: stop */
-	pthread_join(c->th, NULL);
+	if (c->pid) {
+		struct pollfd pfd = { .fd = c->to_server, .events = POLLIN };
+		uint64_t v;
+
+		/* reaped first: a client that died wrote nothing, and the read must not wait */
+		while (waitpid(c->pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		if (poll(&pfd, 1, 0) == 1 && read(c->to_server, &v, sizeof(v)) == sizeof(v) && v)
+			c->dt.cpu_ns = v - 1;
+		dbtime_exit(&c->dt);
+		c->pid = 0;
+	} else {
+		pthread_join(c->th, NULL);
+	}
 	close(c->to_client);
 	close(c->to_server);
 	c->started = 0;
