@@ -2132,6 +2132,7 @@ def mariadb_binlog(d):
     try:
         s.setup()
         s.start()
+        s.sql("CREATE DATABASE IF NOT EXISTS dbtrace", db=None)
         sb = ["sysbench", "oltp_insert"] + s.sysbench_conn() + ["--tables=1", "--table-size=1000"]
         servers.run(sb + ["prepare"], "sysbench prepare", 300)
         st = subprocess.Popen(["strace", "-f", "-qq", "-y", "-ttt", "-T", "-o", trace, "-p", str(s.proc.pid),

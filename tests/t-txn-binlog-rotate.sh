@@ -7,7 +7,8 @@
 # with their header at offset 0, the old file's in-use flag cleared at rotation, one fdatasync a
 # group write (+2 a new file), fewer group writes than commits, and binlog fdatasyncs running while
 # another thread's redo fdatasync does (the binlog's leader apart from the redo flush). txn keeps at
-# most 4 files, removes only names it created, and stops at a binlog.NNNNNN it did not create.
+# most 4 files (a rerun removes the files the last one kept), removes only names it created, and stops
+# at a binlog.NNNNNN it did not create.
 . "$(dirname "$0")/lib.sh"
 E=$B/txn.so
 command -v strace >/dev/null || skip "strace is not installed"
@@ -36,6 +37,14 @@ unl=$(sed -E 's/.* unlinked=([0-9]+).*/\1/' <<<"$res")
 left=$(find "$TMP/$n" -name 'binlog.[0-9]*' | wc -l)
 [ "$left" -le 4 ] || fail "$n: $left binlog files left (at most 4 kept)"
 ok "txn kept $left binlog files, removed $unl, each one it had created"
+# a rerun starts again at binlog.000001: the files the first run kept go, so 4 stay the most
+before=$(cd "$TMP/$n" && echo binlog.[0-9]*)
+"$FIO" --output=/dev/null --name=$n --ioengine="external:$E" --calibration=none --directory="$TMP/$n" --rw=write \
+	--flavor=mariadb --innodb_log_file_size=8m --log_bin=1 --max_binlog_size=64k --number_ios=300 --txn_profile=insert \
+	--table_size=1000 >"$TMP/$n.rerun" 2>&1 || { cat "$TMP/$n.rerun"; fail "$n: the rerun failed"; }
+after=$(cd "$TMP/$n" && echo binlog.[0-9]*)
+[ "$after" = "binlog.000001 binlog.000002" ] || fail "$n: after a rerun of 300 commits (90 kB of binlog) the files are $after (before: $before)"
+ok "rerun: binlog files $before, then $after"
 
 # a binlog.NNNNNN dbfio did not create stops the rotation to it, untouched
 n=foreign

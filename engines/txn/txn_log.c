@@ -509,6 +509,43 @@ void txn_log_ckpt_phase(void *arg, int done)
 	pthread_mutex_unlock(&l->m);
 }
 
+/*
+ * The files an earlier run rotated to and kept (claimed in the marker, so
+ * dbfio's own): removed, as the run starts again at binlog.000001 and keeps
+ * at most TXN_BINLOG_KEEP of its own.
+ */
+static int binlog_leftovers(struct txn_log *l, char *why, size_t len)
+{
+	char (*names)[32] = calloc(l->bown.nclaims + 1, sizeof(*names));
+	unsigned int i, n = 0;
+	int ret = 0;
+
+	if (!names) {
+		snprintf(why, len, "binlog: out of memory");
+		return -ENOMEM;
+	}
+	for (i = 0; i < l->bown.nclaims; i++) {
+		const char *c = l->bown.claims[i];
+		unsigned long long no;
+		int end = 0;
+
+		if (strlen(c) == 13 && strspn(c + 7, "0123456789") == 6 &&
+		    sscanf(c, "binlog.%6llu%n", &no, &end) == 1 && end == 13 && no > 1)
+			snprintf(names[n++], sizeof(*names), "%s", c);
+	}
+	for (i = 0; i < n && !ret; i++) {
+		ret = store_unlink(l->bs, names[i]);
+		if (ret == -ENOENT)
+			ret = 0;
+		if (ret)
+			call_failed(ret, "unlink", names[i], why, len);
+		else if ((ret = owner_drop(&l->bown, names[i])))
+			snprintf(why, len, "%s", l->bown.err);
+	}
+	free(names);
+	return ret;
+}
+
 int txn_log_open_binlog(struct txn_log *l, const struct store_config *sc)
 {
 	char why[sizeof(l->err)];
@@ -523,6 +560,8 @@ int txn_log_open_binlog(struct txn_log *l, const struct store_config *sc)
 		else
 			l->bown_on = 1;
 	}
+	if (!ret)
+		ret = binlog_leftovers(l, why, sizeof(why));
 	/* both names claimed by txn_db.c before: O_TRUNC only ever empties dbfio's own */
 	if (!ret) {
 		ret = store_open(l->bs, TXN_BINLOG_INDEX, O_RDWR | O_CREAT | O_TRUNC, 0640,
