@@ -2,14 +2,20 @@
 # snapshots: slow requests, a collapse, a stalled writer) on two clusters side
 # by side: CEPH_CONF's (tools/cluster's default profile, BlueStore) and a
 # seed-like one this module starts itself (tools/cluster up --profile seed003:
-# FileStore on a 150-IOPS HDD-like loop device, librbd cache write-through)
-# and stops afterwards unless it was up. Per cluster: jobs/seed003-rbd.fio
+# FileStore on an HDD-like loop device, here limited to S003_DISK_IOPS, librbd
+# cache write-through) and stops afterwards unless it was up. The writer is
+# limited to S003_RATE IOPS so that the baseline is the seed's kind (no slow
+# request, no stalled second: S003_RATE's comment says why), and every
+# baseline is checked from the OSDs' own slow-op histories (s003_oracle).
+# Per cluster: jobs/seed003-rbd.fio
 # with SNAPS=3 (its first snapshot's create is the seed's "snapshot during the
 # run": the same single create under the writer, so no SNAPS=1 run of its own),
 # every point --repeats times (at least 2), on an image
-# written in full first; then "slower with every snapshot even after CoW
-# flattens it": 0..5 snapshots, every object rewritten after each, two
-# measurements per count (jobs/seed003-cow.fio). Both clusters get the same
+# written in full first; on the seed-like cluster also one snapshot held
+# hold_secs (SNAPS=1: how soon slow requests come); then "slower with every
+# snapshot even after CoW flattens it": 0..5 snapshots, every object rewritten
+# after each, two measurements per count (jobs/seed003-cow.fio), and at 0 and
+# 3 snapshots the thread's sync+direct writes. Both clusters get the same
 # slow-op thresholds (1 s) for the run. seed003_measure.py turns the runs
 # into the figures results/claims/seed003.json names. --demo (make demo)
 # runs the SNAPS=3 point once per cluster, on smaller images, and the CoW
@@ -41,6 +47,15 @@ def snaps(ctx):
 # the demo the counts between only get their rewrite (rbd bench)
 def cow_counts(ctx):
     return (1, 5) if demo(ctx) else tuple(range(6))
+
+
+# Peter Maloney's test in the thread: "do fio randwrite tests with sync and direct on the device
+# [...] then make a few snaps and watch it go way slower". No kernel rbd here, so on the image
+# through the engine: direct=1 (librbd has no page cache to bypass) and fsync=1, a flush
+# (rbd_aio_flush) after every write; measured without snapshots and with three (each
+# object rewritten after every snapshot, as the CoW sweep's).
+SYNC_COUNTS = (0, 3)
+SYNC_ARGS = ("--fsync=1", "--direct=1")
 
 
 def cow_runtime(ctx):
@@ -254,6 +269,9 @@ def s003_profile(ctx, tag, env, onset=False):
             if not any("rbd bench" in c and cimg in c for c in ctx.cmds):
                 ctx.cmds.append(f"rbd snap create rbd/{cimg}@cowN && rbd bench --io-type write --io-pattern seq "
                                 f"--io-size 4M --io-total {csize} rbd/{cimg}   # N not measured (demo)")
+        if n in SYNC_COUNTS:   # the thread's own test: sync and direct writes, before and after a few snapshots
+            cow[("sync", n)] = ctx.sweep("jobs/seed003-cow.fio", {"SNAPS": n}, {**env, "IMAGE": cimg, "RUNTIME": crt},
+                                         f"{tag}/cowsync-{n}", extra=SYNC_ARGS)
     log(f"seed003 {tag} CoW sweep ({', '.join(map(str, cow_counts(ctx)))} snapshots measured): "
         f"{time.time() - t:.0f}s")
     s003_sh(env, "rbd", "snap", "purge", f"rbd/{cimg}")
@@ -348,10 +366,13 @@ def s003_findings(runs, label):
             f"health up to {rng(so)} per run; the OSD's own slow-op records: {rng(osd)} per run")
 
 
-def s003_cow(cow):
-    """SNAPS -> (measure1 IOPS, measure2 IOPS)"""
+def s003_cow(cow, kind=None):
+    """SNAPS -> (measure1 IOPS, measure2 IOPS); kind "sync": the sync+direct runs"""
     out = {}
-    for n, run in cow.items():
+    for k, run in cow.items():
+        n = k[1] if isinstance(k, tuple) else k
+        if (k[0] if isinstance(k, tuple) else None) != kind:
+            continue
         d = jobs(point(run, SNAPS=n))
         out[n] = tuple(d[m]["write"]["iops"] if m in d else None for m in ("measure1", "measure2"))
     return {n: out.get(n, (None, None)) for n in range(6)}
@@ -494,6 +515,16 @@ def run(ctx):
                "(jobs/seed003-cow.fio) on an image of " +
                ", ".join(f"{sizes(ctx, t)[1]} ({lab})" for t, lab, _, _ in profiles) + ".\n\n" +
                table(head, rows) + "\n\n![IOPS by snapshot count](seed003-cow.svg)")
+    syn = {t: s003_cow(res[t][1], "sync") for t, _, _, _ in profiles}
+    rows = [[lab, n, f(syn[t][n][0], 1), f(syn[t][n][1], 1), f(cows[t][n][0], 0), f(cows[t][n][1], 0)]
+            for t, lab, _, _ in profiles for n in SYNC_COUNTS]
+    out.append("### The thread's sync+direct test\n\nPeter Maloney: \"do fio randwrite tests with sync and direct "
+               "on the device [...] and then make a few snaps and watch it go way slower\". No kernel rbd client "
+               "here: the same CoW job on the image through the engine with `" + " ".join(SYNC_ARGS) + "` (fio's "
+               "options: a flush, `rbd_aio_flush`, after every write; librbd has no page cache for direct to bypass), "
+               f"right after the plain measurements of {' and '.join(map(str, SYNC_COUNTS))} snapshots (every object "
+               "rewritten after each snapshot, as above).\n\n" +
+               table(["cluster", "snapshots", "sync+direct #1", "sync+direct #2", "plain #1", "plain #2"], rows))
     for t, _, env, _ in profiles:
         for n in snaps(ctx):
             pth = os.path.join(pdir(res[t][0], SNAPS=n, REP=1), "snaps.json")

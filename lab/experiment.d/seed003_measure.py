@@ -51,11 +51,12 @@ def measure(ctx):
         for k in ((1, 3) if n == 3 else ()):
             if f"snap{k}" in ph:
                 ctx.measure(f"rbd/iops-snap{k}" + ("-of-3" if k == 1 else ""), r, ph[f"snap{k}"]["iops"])
-    for k, run_k in cow.items():
-        d = jobs(point(run_k, SNAPS=k))
+    for k, run_k in cow.items():   # ("sync", n): the sync+direct runs
+        n = k[1] if isinstance(k, tuple) else k
+        d = jobs(point(run_k, SNAPS=n))
         for r, m in enumerate(("measure1", "measure2")):
             if m in d:
-                ctx.measure(f"rbd/cow-iops-{k}", r, d[m]["write"]["iops"])
+                ctx.measure(f"rbd/cow{'sync' if isinstance(k, tuple) else ''}-iops-{n}", r, d[m]["write"]["iops"])
     for rep in (reps(ctx) if hold else ()):   # one snapshot held long: the onset
         c = s003_check(hold, SNAPS=1, REP=rep)
         s = c and sidecar(hold, "snaps.json", SNAPS=1, REP=rep)
