@@ -9,7 +9,7 @@
 # "The seed's claims" to "Exact commands") and the plots.
 import contextlib, os, re, subprocess
 
-import common, realdb, seed000, seed001, seed002, seed003
+import common, realdb, seed000, seed000_replica, seed001, seed002, seed003
 
 # seed 000's and 001's targets on a mount: the mount folder -> the target name
 MOUNTED = {"cephfs": "cephfs-fuse", "ext4rbd": "ext4rbd", "ext4rbd-wal": "ext4rbd"}
@@ -67,6 +67,7 @@ def stubs(names, page, tmp):
         put(common.Ctx, "sweep", _sweep)
         put(os.path, "ismount", ismount)
         put(seed000, "side_cluster", side_cluster)
+        put(seed000_replica, "ceph", lambda conf, *a, tool="ceph": subprocess.CompletedProcess(a, 0, "", ""))
         put(seed003, "side_cluster", side_cluster)
         put(seed003, "s003_sh", lambda env, *cmd: subprocess.CompletedProcess(cmd, 0, "", ""))
         put(seed002, "gluster_mount", gluster_mount)
