@@ -386,10 +386,10 @@ class MariaDB(Server):
 
     def start(self):
         self._start(54339, dict(cwd=self.workdir))
+        self.sql("CREATE DATABASE dbtrace", db=None)
 
     def reported_datadir(self):
         return self.sql("SELECT @@datadir", timeout=20, db=None)
-        self.sql("CREATE DATABASE dbtrace", db=None)
 
     def ping(self):
         return subprocess.run(self._client() + ["-e", "SELECT 1"], stdout=subprocess.DEVNULL,
