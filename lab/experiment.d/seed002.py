@@ -1,9 +1,11 @@
 # lab/experiment.d/seed002.py - seed 002 (MySQL's schema dump and
 # compressed export with the data files on GlusterFS): jobs/seed002-*.fio on
-# the local disk and on the tools/gluster volume in three states the seed
+# the local disk and on the tools/gluster volume in the states the seed
 # tried and GlusterFS 10 can still express - as set up (io-cache off, the
-# default), client-side io-cache on, and io-cache on with one of the two
-# brick servers down - repeated, the variants interleaved in every repeat.
+# default), client-side io-cache on, io-cache on with one of the two brick
+# servers down, and each of the seed's "no appreciable change" options
+# (client io-threads, write-behind, read-ahead) varied alone from the set-up
+# state - repeated, the variants interleaved in every repeat.
 #
 # The export's read must reach the bricks: the brick files are on this
 # host's disk, so the data file is laid out first (fio --create_only=1), the
@@ -15,9 +17,23 @@ from common import cell, med, REPO, SW, f, jobs, log, point, table
 
 VARIANTS = [("local", "data on local ext4", None),
             ("gluster", "GlusterFS replica 2 (io-cache off: GlusterFS 10's default)", "off"),
+            ("gluster-iothreads", "GlusterFS, client io-threads on", "off"),
+            ("gluster-nowb", "GlusterFS, write-behind off", "off"),
+            ("gluster-readahead", "GlusterFS, read-ahead translator on", "off"),
             ("gluster-iocache", "GlusterFS, client io-cache on", "on"),
             ("gluster-down", "GlusterFS, io-cache on, brick 2 down", "on")]
-SEED = {"local": (0.2, 28), "gluster": (18, 165), "gluster-iocache": (18, 70), "gluster-down": (2, 24)}
+SEED = {"local": (0.2, 28), "gluster": (18, 165), "gluster-iocache": (18, 70), "gluster-down": (2, 24),
+        "gluster-iothreads": (None, None), "gluster-nowb": (None, None), "gluster-readahead": (None, None)}
+# the seed's "no appreciable change" options, each varied alone against the
+# "gluster" variant (as tools/gluster up leaves it, io-cache off) and set back
+# right after: client io-threads added; write-behind, on by default
+# and client-side since 3.x (the seed added it server-side), taken away; the
+# read-ahead translator, GlusterFS's own readahead (the seed raised the block
+# device's, 256 -> 16384 sectors, on its own disks: here the bricks share the
+# host's disk with everyone, so its readahead is left alone)
+OPTION_VARIANTS = {"gluster-iothreads": ("performance.client-io-threads", "on"),
+                   "gluster-nowb": ("performance.write-behind", "off"),
+                   "gluster-readahead": ("performance.read-ahead", "on")}
 GL = os.path.join(REPO, "tools", "gluster")
 
 
@@ -44,6 +60,12 @@ def gl(ctx, *args):
     if r.returncode != 0:
         ctx.notes.append(f"tools/gluster {' '.join(args)} failed: " + (r.stderr.strip().splitlines() or ["?"])[-1])
     return r.returncode == 0
+
+
+def gl_get(key):
+    """The volume's value of key (tools/gluster get), or None."""
+    r = subprocess.run([GL, "get", key], capture_output=True, text=True)
+    return r.stdout.strip() or None if r.returncode == 0 else None
 
 
 def settle(mnt):
@@ -105,6 +127,15 @@ def one(ctx, rep, v, iocache, d, exp_dir, tables, dsize, esize):
         gl(ctx, "set", "performance.io-cache", iocache)
     if v == "gluster-down":
         gl(ctx, "brick", "stop", "2")
+    if v in OPTION_VARIANTS:
+        # restored afterwards to the value it had, not reset: glusterd gives a
+        # replica volume client-io-threads=off at create, and a reset would
+        # turn it on (GlusterFS's default) for every variant after this one
+        was = gl_get(OPTION_VARIANTS[v][0])
+        gl(ctx, "set", *OPTION_VARIANTS[v])
+        if rep == 0:
+            ctx.cmds.append(f"tools/gluster set {' '.join(OPTION_VARIANTS[v])}   # variant {v}; "
+                            f"set back to its value before ({was}) after it")
     if iocache:
         settle(os.path.dirname(d))
     try:
@@ -124,6 +155,8 @@ def one(ctx, rep, v, iocache, d, exp_dir, tables, dsize, esize):
     finally:
         if v == "gluster-down":
             gl(ctx, "brick", "start")
+        if v in OPTION_VARIANTS:
+            gl(ctx, "set", OPTION_VARIANTS[v][0], was or "default")
     s = jobs(point(rs, TABLES=tables)).get("schema")
     e = jobs(point(re_, DATA_SIZE=dsize))
     if s:
@@ -152,11 +185,14 @@ def page(ctx, variants, tables, dsize, esize, gm):
         ms = [med(ctx, f"{v}/{x}") for x in xs]
         series.append({"label": v, "values": [m[0] for m in ms], "lo": [m[1] for m in ms], "hi": [m[2] for m in ms]})
     for v, _, _ in variants:
-        series.append({"label": f"seed: {v}", "values": list(SEED[v]), "markers": True})
+        if any(x is not None for x in SEED[v]):
+            series.append({"label": f"seed: {v}", "values": list(SEED[v]), "markers": True})
     SW.svg_plot(os.path.join(ctx.a.out, "seed002-glusterfs.svg"), "seed 002: seconds per operation",
                 "operation", xs, series, "seconds")
     return (f"### mysqldump-like operations, seconds, {rep} ({tables} tables; {dsize} of data read, {esize} of "
             f"export written to {where}; page cache dropped before every export)\n\n" + table(head, rows) +
             "\n\nThe seed's io-cache and one-down rows are its cumulative tuning steps (io-cache added, then the "
-            "remote node shut down); here each variant starts from the same volume.\n\n"
+            "remote node shut down); here each variant starts from the same volume. The io-threads, write-behind and "
+            "read-ahead rows each change one volume option from the GlusterFS row's state (`tools/gluster set`, "
+            "set back to its value right after): the seed reports \"no appreciable\" change for each, without figures.\n\n"
             "![seed 002: ours with min–max bars, the seed's hollow](seed002-glusterfs.svg)")
