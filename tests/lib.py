@@ -1595,8 +1595,8 @@ def seed000_records(tmp):
 
 @command
 def fidelity_table_fixture():
-    """fidelity-table-fixture: lab/fidelity's ratio table from hand-made runs (rows A, B, C on
-    local and cephfs; tolerance 15%), then a MISS line per row it marks."""
+    """fidelity-table-fixture: lab/fidelity's ratio table from hand-made runs (rows A, B, C, D on
+    local and cephfs; C in sample), a MISS line per row it marks, then SHARE within counted."""
     import importlib.machinery
     f = importlib.machinery.SourceFileLoader("fidelity", os.path.join(REPO, "lab", "fidelity")).load_module()
     T = [("local", "/l"), ("cephfs", "/c")]
@@ -1606,12 +1606,16 @@ def fidelity_table_fixture():
             ("local", "B"): [(0, 1000.0, 1300.0), (1, 1000.0, 1300.0)],
             ("cephfs", "B"): [(0, 475.0, 520.0), (1, 525.0, 520.0)],
             ("local", "C"): [(0, 1000.0, 900.0)],
-            ("cephfs", "C"): [(0, 500.0, 396.0)]}
-    rows = ["A", "B", "C"]
-    t, m = f.ratio_table(T, runs, {}, dict.fromkeys(rows, "tps"), dict.fromkeys(rows, "txn"), rows, 0.15)
+            ("cephfs", "C"): [(0, 500.0, 396.0)],
+            ("local", "D"): [(0, 1000.0, 1000.0), (1, 1000.0, 1000.0)],
+            ("cephfs", "D"): [(0, 300.0, 650.0), (1, 700.0, 650.0)]}
+    rows = ["A", "B", "C", "D"]
+    t, m, v = f.ratio_table(T, runs, {}, dict.fromkeys(rows, "tps"), dict.fromkeys(rows, "txn"), rows, 0.15,
+                            {("local", "C"): True, ("cephfs", "C"): True})
     print(t)
     for x in m:
         print("MISS", *x)
+    print("SHARE", *f.rule.share_within(v))
 
 
 @command
