@@ -258,7 +258,7 @@ bench: setup
 	@lab/bench
 
 fidelity: setup
-	@lab/fidelity page
+	@lab/fidelity page $(FIDELITY_ARGS)
 
 # make install / make uninstall (tools/install.d/install.sh, docs/setup.md
 # "Installing"): PREFIX and LIBDIR come from configure; Debian packaging
