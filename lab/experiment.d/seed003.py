@@ -71,7 +71,9 @@ def cow_runtime(ctx):
 # 512M: 4 % against BlueStore's 57 %, fill 28 s, make demo on a busy machine).
 # The full run's seed-like CoW image is 128M (32 objects): the sweep rewrites
 # every object after each snapshot anyway (CoW done by design), and at 256M
-# that rewrite was 21 s of each count at 150 IOPS.
+# that rewrite was 21 s of each count at 150 IOPS. (These sizes were measured
+# when the seed-like disk had 150 IOPS and the writer no rate limit; not again
+# at S003_DISK_IOPS.)
 def sizes(ctx, tag):
     if demo(ctx):
         return ("512M", "32M") if tag == "seedlike" else ("256M", "32M")
