@@ -1951,6 +1951,80 @@ def txn_flush_pattern(trace, dw_name):
 
 
 @command
+def txn_redo_wrap(trace, log_bytes, hdr="12288"):
+    """txn-redo-wrap STRACE LOG_BYTES [HDR]: the txn engine's InnoDB redo log (one ib_logfile0 of
+    LOG_BYTES, its first HDR bytes a header) read from strace -f -y in the order of its lines: a
+    checkpoint begins with a thread's first pwrite64 to the tables (1638N) or ibdata1 after its last
+    table fsync, and ends with a table fsync's return; W is the redo stream written so far (file
+    offsets past the header, a fall of over half the capacity a wrap). Every ib_logfile0 write must end
+    at most the capacity past W at the start of the last checkpoint that ended before it: the log
+    never overwrites redo a checkpoint has not made durable. Prints checks=, worst= (the largest
+    end - that start, bytes), cap=, ckpts=; exit 1 on a write past it."""
+    cap = int(log_bytes) - int(hdr)
+    hdr = int(hdr)
+    head = re.compile(r"^(\d+)\s+(?:[\d:.]+\s+)?(\w+)\((.*)$")
+    resumed = re.compile(r"^(\d+)\s+(?:[\d:.]+\s+)?<\.\.\. (\w+) resumed>")
+    table = re.compile(r"/1638\d>")
+    pending = {}            # pid -> the file of its unfinished fsync/fdatasync
+    started = {}            # pid -> W at the start of its checkpoint in progress
+    done_w = None           # W at the start of the last checkpoint that ended
+    base, last, w = 0, 0, 0
+    checks = ckpts = 0
+    worst = None
+    bad = []
+    with open(trace, errors="replace") as f:
+        for lineno, line in enumerate(f, 1):
+            m = resumed.match(line)
+            if m:
+                pid, call = int(m.group(1)), m.group(2)
+                if call in ("fsync", "fdatasync") and pending.pop(pid, None) and pid in started:
+                    done_w = started.pop(pid)
+                    ckpts += 1
+                continue
+            m = head.match(line)
+            if not m:
+                continue
+            pid, call, args = int(m.group(1)), m.group(2), m.group(3)
+            unfinished = line.rstrip().endswith("<unfinished ...>")
+            if call in ("fsync", "fdatasync") and table.search(args.split(",")[0] + ">"):
+                if unfinished:
+                    pending[pid] = True
+                elif pid in started and not re.search(r"= -1 ", line):
+                    done_w = started.pop(pid)
+                    ckpts += 1
+                continue
+            if call != "pwrite64":
+                continue
+            fd = args.split(",")[0]
+            if fd.endswith("/ib_logfile0>"):
+                nums = re.findall(r", (\d+), (\d+)\)?", args)
+                if not nums:
+                    continue
+                n, off = int(nums[-1][0]), int(nums[-1][1])
+                if off < hdr:
+                    continue        # the header (checkpoint blocks), not the stream
+                pos = base + off - hdr
+                if pos < last - cap // 2:
+                    base += cap
+                    pos += cap
+                last = pos
+                end = pos + n
+                w = max(w, end)
+                if done_w is not None:
+                    checks += 1
+                    worst = end - done_w if worst is None else max(worst, end - done_w)
+                    if end > done_w + cap and len(bad) < 5:
+                        bad.append("line %d: a write to %d past the checkpoint's start %d + %d" %
+                                   (lineno, end, done_w, cap))
+            elif (table.search(fd + ">") or fd.endswith("/ibdata1>")) and pid not in started:
+                started[pid] = w
+    print("checks=%d worst=%s cap=%d ckpts=%d" % (checks, worst, cap, ckpts))
+    for b in bad:
+        print(b)
+    return 1 if bad or not checks else 0
+
+
+@command
 def mariadb_page_flushing(d, secs="15", pool="8M", log=""):
     """mariadb-page-flushing DIR [SECS [POOL [LOG]]]: start a real MariaDB 10.11 (dbfio.servers) in
     DIR with a POOL buffer pool (8M), innodb_log_file_size=LOG (default: the server's) and simulated AIO (innodb_use_native_aio=0: page writes are pwrite64 calls

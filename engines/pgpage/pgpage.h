@@ -117,6 +117,7 @@ struct pg_ckpt {
 	pthread_mutex_t lock;		/* everything below up to the guards */
 	pthread_cond_t cond;
 	int stop;
+	int hurry;			/* a "sync" request: the running checkpoint unpaced, the next unspread */
 	struct pg_dirty sets[3];
 	struct pg_dirty *cur;		/* the job thread dirties pages here */
 	struct pg_dirty *pend;		/* a requested checkpoint, not started yet */

@@ -138,6 +138,8 @@ static void request_locked(struct pg_ckpt *ck, const char *reason)
 	ck->pend_requests++;
 	ck->pend_reason = reason;
 	ck->since_request = 0;
+	if (!strcmp(reason, "sync"))	/* txn, InnoDB: commits wait for it */
+		ck->hurry = 1;
 	pthread_cond_signal(&ck->cond);
 }
 
@@ -337,7 +339,7 @@ out:
 	return ret;
 }
 
-/* Sleep until deadline unless the job is stopping (shutdown: full speed). */
+/* Sleep until deadline unless the job is stopping (shutdown: full speed) or a "sync" request came. */
 static void pace(struct pg_ckpt *ck, uint64_t deadline)
 {
 	struct timespec ts;
@@ -346,7 +348,7 @@ static void pace(struct pg_ckpt *ck, uint64_t deadline)
 		return;
 	ns_to_abstime(deadline, &ts);
 	pthread_mutex_lock(&ck->lock);
-	while (!ck->stop && now_ns() < deadline)
+	while (!ck->stop && !ck->hurry && now_ns() < deadline)
 		if (pthread_cond_timedwait(&ck->cond, &ck->lock, &ts) == ETIMEDOUT)
 			break;
 	pthread_mutex_unlock(&ck->lock);
@@ -493,7 +495,8 @@ static int next_checkpoint(struct pg_ckpt *ck, uint64_t *deadline, const char **
 	ck->act = ck->pend;
 	ck->pend = t;
 	ck->pend_valid = 0;
-	*reason = ck->stop ? "shutdown" : ck->pend_reason;
+	*reason = ck->stop ? "shutdown" : ck->hurry ? "sync" : ck->pend_reason;
+	ck->hurry = 0;
 	*requests = ck->pend_requests;
 	pthread_mutex_unlock(&ck->lock);
 	return 1;
@@ -513,6 +516,8 @@ static void *ckpt_main(void *arg)
 		 * write max_wal_size's share of WAL: reason "wal") */
 		interval = ck->conf.timeout_ns && strcmp(reason, "pages") && strcmp(reason, "wal") ?
 			ck->conf.timeout_ns : start - last;
+		if (!strcmp(reason, "sync"))	/* commits wait for it: at full speed */
+			interval = 0;
 		if (ck->conf.timeout_ns && interval > ck->conf.timeout_ns)
 			interval = ck->conf.timeout_ns;
 		run_checkpoint(ck, reason, requests,

@@ -266,19 +266,26 @@ static unsigned int mariadb_dev_block(struct thread_data *td, const struct txn_o
 }
 
 /*
- * InnoDB: the redo a checkpoint may lag behind before the page cleaner
- * flushes at once (MariaDB 10.11's log_t::set_capacity: the capacity less
- * 10 %, less 48 pages and 10 % more, the margin; 7/8 of it,
- * max_modified_age_async). A checkpoint is requested each time that much
- * redo has been written since the last request.
+ * InnoDB: the redo a checkpoint may lag behind (MariaDB 10.11's
+ * log_t::set_capacity: the capacity less 10 %, less 48 pages and 10 % more,
+ * the margin, max_checkpoint_age: commits stall there until the checkpoint
+ * advances); 7/8 of it, max_modified_age_async, where the page cleaner
+ * flushes at once: a checkpoint is requested each time that much redo has
+ * been written since the last request.
  */
-static uint64_t innodb_async_age(uint64_t log_bytes)
+static uint64_t innodb_margin(uint64_t log_bytes)
 {
 	uint64_t cap = log_bytes > 12288 ? log_bytes - 12288 : log_bytes, margin;
 
 	cap -= cap / 10;
 	margin = cap > 2 * 48 * 16384 ? cap - 48 * 16384 : cap / 2;
-	margin -= margin / 10;
+	return margin - margin / 10;
+}
+
+static uint64_t innodb_async_age(uint64_t log_bytes)
+{
+	uint64_t margin = innodb_margin(log_bytes);
+
 	return margin - margin / 8;
 }
 
@@ -312,6 +319,9 @@ static int log_cfg(struct thread_data *td, struct txn_options *o, struct txn_db_
 		(l->ckpt_wal ? l->ckpt_wal : 1) * o->rl.wal_segment_size : 0;
 	if (!l->postgres && o->checkpoint_timeout)	/* 0: no checkpoints at all */
 		l->ckpt_wal = innodb_async_age(l->rl.g.file_size * l->rl.g.nfiles);
+	/* max_checkpoint_age: log_free_check stalls a commit until the checkpoint advances */
+	if (!l->postgres && o->checkpoint_timeout)
+		l->ckpt_sync = innodb_margin(l->rl.g.file_size * l->rl.g.nfiles);
 	l->commit_delay_ns = l->postgres ? o->commit_delay * 1000 : 0;	/* PostgreSQL's */
 	l->commit_siblings = o->commit_siblings;
 	l->log_bin = o->log_bin;

@@ -205,12 +205,14 @@ struct txn_log_cfg {
 	uint64_t max_binlog;		/* max_binlog_size: the binlog rotates to a new file here */
 	uint64_t flush_wait_ns;		/* each flush takes this much longer (flush_wait, debug_flush_delay) */
 	const char *group_trace;	/* local file: one line per flush, its group size */
-	uint64_t ckpt_wal;		/* postgres: request a checkpoint every this many WAL bytes (0: no) */
+	uint64_t ckpt_wal;		/* request a checkpoint every this many log bytes (0: no) */
+	uint64_t ckpt_sync;		/* innodb: commits stall at this checkpoint age (0: never) */
 	unsigned int bg_share;		/* innodb: % of a commit's log bytes logged once a second */
 };
 
 struct txn_log_stats {
 	uint64_t commits, flushes, writes, delays, binlog_syncs, binlog_rotations, max_group, wal_ckpts;
+	uint64_t sync_stalls;		/* innodb: commits that waited at ckpt_sync */
 	uint64_t binlog_purges;
 	uint64_t bg_batches, bg_bytes;
 	uint64_t hist[9];		/* group sizes 1,2,3-4,5-8,...,>128 */
@@ -246,7 +248,8 @@ struct txn_log {
 	FILE *trace;
 	struct pg_ckpt *ck;		/* max_wal_size's checkpoint requests go here */
 	uint64_t ckpt_from;		/* LSN of the last request */
-	uint64_t ckpt_redo;		/* postgres: LSN at the running checkpoint's start */
+	uint64_t ckpt_redo;		/* LSN at the running checkpoint's start */
+	uint64_t ckpt_done;		/* LSN at the last completed checkpoint's start */
 	struct txn_log_stats st;
 	struct dbtime wait;		/* flush_wait's sleeps, by the flusher of the moment */
 	char err[768];

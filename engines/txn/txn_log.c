@@ -419,6 +419,33 @@ static int append_locked(struct txn_log *l, uint64_t n)
 	return ret;
 }
 
+/*
+ * Caller holds m: InnoDB's log_free_check (MariaDB 10.11 log_check_margins,
+ * buf_flush_wait_flushed) before n bytes of records go in: while they would
+ * take the log further than max_checkpoint_age (ckpt_sync) past the last
+ * completed checkpoint, the committer asks for a checkpoint at once (the
+ * running one hurries, the next is not spread) and waits until one that
+ * began at or after its request completes. So the log never overwrites
+ * what a checkpoint has not made durable yet.
+ */
+static void free_check(struct txn_log *l, uint64_t n)
+{
+	int asked = 0;
+
+	while (l->c.ckpt_sync && l->ck && !l->error &&
+	       l->ins_lsn + n - l->ckpt_done > l->c.ckpt_sync) {
+		if (!asked) {
+			asked = 1;
+			l->st.sync_stalls++;
+			l->ckpt_from = l->ins_lsn;
+			pg_ckpt_request(l->ck, "sync");
+		}
+		if (atomic_load(&l->ck->error_hint))	/* the checkpointer failed: no waiting */
+			break;
+		pthread_cond_wait(&l->cv, &l->m);
+	}
+}
+
 int txn_log_commit(struct txn_log *l, uint32_t bytes, uint32_t binlog_bytes)
 {
 	uint32_t bg = (uint64_t)bytes * l->c.bg_share / 100;
@@ -433,6 +460,7 @@ int txn_log_commit(struct txn_log *l, uint32_t bytes, uint32_t binlog_bytes)
 	if (bytes > l->c.rl.bufsize / 2)	/* a record must fit the log buffer */
 		bytes = l->c.rl.bufsize / 2;
 	pthread_mutex_lock(&l->m);
+	free_check(l, bytes);
 	ret = append_locked(l, bytes);		/* one record: bytes fit the buffer */
 	if (!ret && !l->error) {
 		l->bg_pending += bg;
@@ -488,9 +516,10 @@ static void *timer_main(void *arg)
 }
 
 /*
- * The checkpointer's phases (pg_ckpt_conf.phase), postgres: a checkpoint's
- * redo point is the insert position as it begins; once it is done,
- * RemoveOldXlogFiles may recycle every segment before that point.
+ * The checkpointer's phases (pg_ckpt_conf.phase): a checkpoint's redo point
+ * is the insert position as it begins; once it is done, postgres's
+ * RemoveOldXlogFiles may recycle every segment before that point, and
+ * InnoDB's commits stalled in free_check may go on.
  */
 void txn_log_ckpt_phase(void *arg, int done)
 {
@@ -499,12 +528,15 @@ void txn_log_ckpt_phase(void *arg, int done)
 	pthread_mutex_lock(&l->m);
 	if (!done) {
 		l->ckpt_redo = l->ins_lsn;
-	} else {		/* rl is the write lock's */
+	} else if (l->c.postgres) {	/* rl is the write lock's */
 		while (l->busy)
 			pthread_cond_wait(&l->cv, &l->m);
 		l->busy = 1;
 		rl_log_freed(&l->rl, l->ckpt_redo);
 		disown(l);
+	} else {
+		l->ckpt_done = l->ckpt_redo;
+		pthread_cond_broadcast(&l->cv);
 	}
 	pthread_mutex_unlock(&l->m);
 }
@@ -611,6 +643,7 @@ int txn_log_open(struct txn_log *l, struct store *s, const struct txn_log_cfg *c
 	}
 	l->rl.linked = 0;	/* the write and the flush are separate calls */
 	l->ins_lsn = l->written_lsn = l->flushed_lsn = l->rl.lsn;
+	l->ckpt_redo = l->ckpt_done = l->rl.lsn;
 	if (c->rl.trx_commit != 1 || c->bg_share) {
 		ret = -pthread_create(&l->timer, NULL, timer_main, l);
 		if (ret) {
