@@ -1,10 +1,11 @@
 #!/bin/bash
 # Description: fidelity's txn rows: verdicts on hand-computed figures (the 15/25 % rule), a tiny real run's row
-# Timeout: 300
+# Timeout: 480
 # In full: fidelity's txn rows: verdicts on hand-computed figures (a row within at |gap| <= 15 %, or 25 %
 # where the real round-to-round spread exceeds 15 %, never wider; absolute tps on local under the same
 # rule; in-sample rows not counted), then a tiny real sysbench oltp_read_write (MariaDB) vs
-# txn-sysbench.fio run whose row carries both figures and a verdict that agrees with them
+# txn-sysbench.fio run whose row carries both figures and a verdict that agrees with them, and a tiny
+# pgbench row whose real tps agrees with the END; statements pgbench sent (strace of its sendto)
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || skip "lab/fidelity needs root (lab/dbtrace)"
 
@@ -69,3 +70,21 @@ echo "$line" | awk -F'|' '{
 	printf "real %.0f tps, txn %.0f tps: %s\n", r, p, v }' >"$TMP/check" || fail "$(cat "$TMP/check")"
 [ -z "$(ls -A "$TMP/local")" ] || fail "the target is not empty afterwards: $(ls -A "$TMP/local")"
 ok "sysbench row: $(cat "$TMP/check")"
+
+# 3. the real figure of a row against a count the page does not make: every pgbench transaction
+# ends with one "END;" the client sends (its builtin TPC-B script; pgbench -i sends none);
+# strace counts them, and the row's tps x -T must agree (10 %: pgbench leaves its connection
+# time out of tps)
+secs=4
+strace -f -qq --seccomp-bpf -e trace=sendto -e signal=none -s 24 -o "$TMP/send" \
+	"$REPO/lab/fidelity" ratios --targets "local=$TMP/local" --rounds 1 --seconds $secs --dbs postgres \
+	--pgbench-clients 2 --sysbench-clients '' --no-ddl --md "$TMP/p.md" >"$TMP/p.out" 2>&1 ||
+	{ cat "$TMP/p.out"; fail "lab/fidelity ratios (pgbench) failed"; }
+cat "$TMP/p.md"
+ends=$(grep sendto "$TMP"/send | grep -cF '"Q\0\0\0\tEND;\0"')
+tps=$(grep '^| pgbench tps, 2 clients (txn) | local |' "$TMP/p.md" | awk -F'|' '{ print $4 + 0 }')
+[ "$ends" -gt 0 ] || fail "strace saw no END; sent: $(grep -m3 'END' "$TMP/send")"
+awk -v e="$ends" -v t="$tps" -v s=$secs 'BEGIN { d = t * s / e - 1; if (d < 0) d = -d
+	printf "row %.1f tps x %d s = %.0f transactions, strace %d END;\n", t, s, t * s, e; exit !(d <= 0.10) }' \
+	>"$TMP/ends" || fail "the row's real tps disagrees with pgbench's END; count: $(cat "$TMP/ends")"
+ok "pgbench row: $(cat "$TMP/ends")"
