@@ -2025,6 +2025,68 @@ def txn_redo_wrap(trace, log_bytes, hdr="12288"):
 
 
 @command
+def txn_cleaner_wal(trace):
+    """txn-cleaner-wal STRACE: the txn engine's InnoDB page cleaner keeps the WAL rule, read from
+    strace -f -y in the order of its lines, with no checkpoint in the run: the cleaner is the thread
+    writing more than one page at a time to ibdata1, the doublewrite file (a connection flushing its
+    own victim writes one). Each of its doublewrite writes must come after an fsync/fdatasync of
+    ib_logfile0 that began after, and returned before, every ib_logfile0 pwrite64 that returned
+    before its previous call on a table (1638N) returned. Prints batches=, unsynced=; exit 1 on one."""
+    head = re.compile(r"^(\d+)\s+(?:[\d:.]+\s+)?(\w+)\((.*)$")
+    resumed = re.compile(r"^(\d+)\s+(?:[\d:.]+\s+)?<\.\.\. (\w+) resumed>")
+    open_half = {}          # pid -> (call, file) of its unfinished call
+    sync_from = {}          # pid -> log writes done when its log sync began
+    mark = {}               # pid -> log writes done when its last data call returned
+    wseq = synced = 0
+    batchers, checks = set(), []
+
+    def finished(pid, call, name):
+        nonlocal wseq, synced
+        if name == "ib_logfile0":
+            if call == "pwrite64":
+                wseq += 1
+            elif call in ("fsync", "fdatasync") and pid in sync_from:
+                synced = max(synced, sync_from.pop(pid))
+        elif re.match(r"1638\d$", name):
+            mark[pid] = wseq
+
+    with open(trace, errors="replace") as f:
+        for lineno, line in enumerate(f, 1):
+            m = resumed.match(line)
+            if m:
+                pid = int(m.group(1))
+                half = open_half.pop(pid, None)
+                if half and " = -1 " not in line:
+                    finished(pid, half[0], half[1])
+                continue
+            m = head.match(line)
+            if not m:
+                continue
+            pid, call, args = int(m.group(1)), m.group(2), m.group(3)
+            if call not in ("pwrite64", "fsync", "fdatasync"):
+                continue
+            fm = re.match(r"\d+<(.*?)>", args)
+            name = fm.group(1).rsplit("/", 1)[-1] if fm else ""
+            if name == "ib_logfile0" and call != "pwrite64":
+                sync_from[pid] = wseq
+            if name == "ibdata1" and call == "pwrite64":
+                n = re.findall(r", (\d+), \d+", args)
+                if n and int(n[-1]) > 16384:
+                    batchers.add(pid)
+                checks.append((pid, lineno, mark.get(pid, 0) - synced))
+            if line.rstrip().endswith("<unfinished ...>"):
+                open_half[pid] = (call, name)
+            elif " = -1 " not in line:
+                finished(pid, call, name)
+    mine = [c for c in checks if c[0] in batchers]
+    bad = [c for c in mine if c[2] > 0]
+    print("batches=%d unsynced=%d" % (len(mine), len(bad)))
+    for pid, lineno, n in bad[:5]:
+        print("line %d: a doublewrite write with %d log writes not synced" % (lineno, n))
+    return 1 if bad or not mine else 0
+
+
+@command
 def mariadb_page_flushing(d, secs="15", pool="8M", log=""):
     """mariadb-page-flushing DIR [SECS [POOL [LOG]]]: start a real MariaDB 10.11 (dbfio.servers) in
     DIR with a POOL buffer pool (8M), innodb_log_file_size=LOG (default: the server's) and simulated AIO (innodb_use_native_aio=0: page writes are pwrite64 calls

@@ -172,6 +172,7 @@ struct txn_cleaner {
 	pthread_t th;
 	int started, stop;		/* stop: under the pool's m */
 	struct txn_pool *p;
+	struct txn_log *log;		/* made durable before each batch (NULL: not) */
 	struct store *s;		/* its own */
 	struct txn_io io;		/* its handles on the tables */
 	uint64_t *pages;		/* a batch */
@@ -185,9 +186,9 @@ struct txn_cleaner {
  * (direct: O_DIRECT), a batch doublewritten first to dw_name (dblwr 1:
  * fsync, 2: fdatasync; 0: no doublewrite). -> 0 or -errno (err: one line).
  */
-int txn_cleaner_start(struct txn_cleaner *c, struct txn_pool *p, const struct store_config *cfg,
-		      const struct pg_geom *g, int dblwr, const char *dw_name, int direct,
-		      char *err, size_t errlen);
+int txn_cleaner_start(struct txn_cleaner *c, struct txn_pool *p, struct txn_log *log,
+		      const struct store_config *cfg, const struct pg_geom *g, int dblwr,
+		      const char *dw_name, int direct, char *err, size_t errlen);
 void txn_cleaner_stop(struct txn_cleaner *c);
 
 /* ---- the shared log ---- */
@@ -213,6 +214,7 @@ struct txn_log_cfg {
 struct txn_log_stats {
 	uint64_t commits, flushes, writes, delays, binlog_syncs, binlog_rotations, max_group, wal_ckpts;
 	uint64_t sync_stalls;		/* innodb: commits that waited at ckpt_sync */
+	uint64_t cleaner_flushes;	/* innodb: the page cleaner's log flushes before a batch */
 	uint64_t binlog_purges;
 	uint64_t bg_batches, bg_bytes;
 	uint64_t hist[9];		/* group sizes 1,2,3-4,5-8,...,>128 */
@@ -257,6 +259,8 @@ struct txn_log {
 };
 
 int txn_log_open(struct txn_log *l, struct store *s, const struct txn_log_cfg *c);
+/* InnoDB's page cleaner: the log written and synced up to every record inserted (0 or -errno, l->err). */
+int txn_log_flush_all(struct txn_log *l);
 /*
  * log_bin: create (or empty) the binlog and its index on a store of their own
  * (sc: the log's directory); the caller has claimed both names.

@@ -12,7 +12,9 @@
  * doublewrite area may be reused. With innodb_doublewrite=0 the pages are
  * written alone and synced by the next checkpoint. The thread sleeps when
  * no such page is left, until a miss passes over a dirty victim (or a
- * second). A write that fails stops the cleaner with one line (the
+ * second). Before each batch the redo log is written and synced up to
+ * every record inserted (txn_log_flush_all: MariaDB's log_write_up_to of
+ * the batch's newest page LSN). A write that fails stops the cleaner with one line (the
  * connections fail with it, txn_db_ckpt_error); its pages stay dirty.
  * Contents are not modelled: zeros. No fio headers.
  */
@@ -125,7 +127,16 @@ static void *cleaner_main(void *arg)
 			continue;
 		}
 		pthread_mutex_unlock(&p->m);
-		ret = flush_batch(c, n, a->dblwr, a->dw_name, &dw, touched);
+		/* the redo first: no page of the batch goes out ahead of its log */
+		ret = c->log ? txn_log_flush_all(c->log) : 0;
+		if (ret) {
+			char what[300];
+
+			snprintf(what, sizeof(what), "the log before a batch: %.270s", c->log->err);
+			fail(c, ret, what);
+		} else {
+			ret = flush_batch(c, n, a->dblwr, a->dw_name, &dw, touched);
+		}
 		pthread_mutex_lock(&p->m);
 		txn_pool_batch_done(p, c->pages, n, ret != 0);
 	}
@@ -139,15 +150,16 @@ static void *cleaner_main(void *arg)
 	return NULL;
 }
 
-int txn_cleaner_start(struct txn_cleaner *c, struct txn_pool *p, const struct store_config *cfg,
-		      const struct pg_geom *g, int dblwr, const char *dw_name, int direct,
-		      char *err, size_t errlen)
+int txn_cleaner_start(struct txn_cleaner *c, struct txn_pool *p, struct txn_log *log,
+		      const struct store_config *cfg, const struct pg_geom *g, int dblwr,
+		      const char *dw_name, int direct, char *err, size_t errlen)
 {
 	struct cleaner_arg *a;
 	int ret;
 
 	memset(c, 0, sizeof(*c));
 	c->p = p;
+	c->log = log;
 	ret = store_init(&c->s, cfg, err, errlen);
 	if (ret)
 		return ret;

@@ -342,7 +342,7 @@ static int db_open(struct txn_db *db, char *err, size_t errlen)
 		return ret;
 	db->pool.ck = db->ck;
 	if (!db->c.log.postgres &&
-	    (ret = txn_cleaner_start(&db->cl, &db->pool, &db->c.store, &db->g, db->c.dblwr,
+	    (ret = txn_cleaner_start(&db->cl, &db->pool, &db->log, &db->c.store, &db->g, db->c.dblwr,
 				     txn_db_dw_name(db), db->c.data_direct, err, errlen)))
 		return ret;
 	db->log.ck = db->ck;
@@ -496,7 +496,7 @@ static void summary(struct txn_db *db, FILE *f)
 		"avg_group=%.2f max_group=%llu groups[1,2,3-4,5-8,9-16,17-32,33-64,65-128,>128]="
 		"%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu commit_delays=%llu binlog_syncs=%llu binlog_rotations=%llu binlog_purges=%llu "
 		"bg_batches=%llu bg_bytes=%llu background_cpu_ms=%.3f background_cpu_left_ms=%.3f pool_pages=%u hits=%llu misses=%llu hit_ratio=%.4f reads=%llu evict_writes=%llu dblwr_writes=%llu "
-		"cleaner_batches=%llu cleaner_pages=%llu fpis=%llu checkpoints=%llu wal_checkpoint_requests=%llu sync_stalls=%llu ckpt_written=%llu ckpt_fsyncs=%llu "
+		"cleaner_batches=%llu cleaner_pages=%llu fpis=%llu checkpoints=%llu wal_checkpoint_requests=%llu sync_stalls=%llu cleaner_log_flushes=%llu ckpt_written=%llu ckpt_fsyncs=%llu "
 		"log_files_recycled=%llu wal_segments_created=%llu wal_segments_removed=%llu "
 		"row_locks=%llu lock_waits=%llu lock_wait_ms=%.1f\n",
 		db->c.key, db->c.prof.name, rl_flavor_name(db->c.log.rl.g.flavor),
@@ -518,7 +518,8 @@ static void summary(struct txn_db *db, FILE *f)
 		(unsigned long long)ps->cleaner_batches, (unsigned long long)ps->cleaner_pages,
 		(unsigned long long)ps->fpis,
 		(unsigned long long)db->ck_stats[0], (unsigned long long)ls->wal_ckpts,
-		(unsigned long long)ls->sync_stalls, (unsigned long long)db->ck_stats[1],
+		(unsigned long long)ls->sync_stalls, (unsigned long long)ls->cleaner_flushes,
+		(unsigned long long)db->ck_stats[1],
 		(unsigned long long)db->ck_stats[2], (unsigned long long)db->log.rl.st.recycles,
 		(unsigned long long)db->log.rl.st.creates, (unsigned long long)db->log.rl.st.removes,
 		(unsigned long long)db->locks.st.locks,

@@ -490,6 +490,27 @@ int txn_log_commit(struct txn_log *l, uint32_t bytes, uint32_t binlog_bytes)
 }
 
 /*
+ * InnoDB's page cleaner before a batch (buf_flush_page_cleaner's
+ * log_write_up_to of the batch's newest change, so no page reaches its table
+ * ahead of its redo): the log written and made durable up to every record
+ * inserted so far. The model's pages carry no LSN: the insert position stands
+ * for the batch's newest change. 0 or the log's error (l->err).
+ */
+int txn_log_flush_all(struct txn_log *l)
+{
+	int ret = 0;
+
+	pthread_mutex_lock(&l->m);
+	if (l->ins_lsn > l->flushed_lsn && !l->error) {
+		l->st.cleaner_flushes++;
+		ret = flush_upto(l, l->ins_lsn);
+	}
+	ret = ret ? ret : l->error;
+	pthread_mutex_unlock(&l->m);
+	return ret;
+}
+
+/*
  * Once a second: the background batch (background_log_share), appended for the next
  * commit's write to carry; with innodb_flush_log_at_trx_commit 0 and 2, the
  * flush.
