@@ -1905,7 +1905,14 @@ def _flush_pattern(trace, data_re, dw_name, dw_lo, dw_hi):
         if c.call == "openat" and c.ret is not None:
             fd = int(c.ret) if str(c.ret).lstrip("-").isdigit() else None
             if fd is not None:
-                fdflags[(c.pid, fd)] = "O_DIRECT" in c.args
+                # fio's jobs are processes and their descriptor numbers collide, strace
+                # names threads: an I/O is matched to the open of its own thread, else to
+                # the latest open of the same number and file name in any thread
+                m = re.search(r'"([^"]*)"', c.args)
+                base = (m.group(1) if m else "").rsplit("/", 1)[-1]
+                fdflags[(c.pid, fd)] = (base, "O_DIRECT" in c.args)
+                fdflags.pop((None, fd, base), None)
+                fdflags[(None, fd, base)] = fdflags[(c.pid, fd)]
             continue
         p = c.path or ""
         name = p.rsplit("/", 1)[-1]
@@ -1925,9 +1932,11 @@ def _flush_pattern(trace, data_re, dw_name, dw_lo, dw_hi):
                 if n > 16384:
                     batchers.add(c.pid)
                 continue
-            key = [k for k in fdflags if k[1] == fd]
-            if key:
-                st["direct_io" if fdflags[key[-1]] else "buffered_io"] += 1
+            seen = fdflags.get((c.pid, fd))
+            if seen is None or seen[0] != name:
+                seen = fdflags.get((None, fd, name))
+            if seen is not None:
+                st["direct_io" if seen[1] else "buffered_io"] += 1
             if c.call == "pwrite64" and n == 16384:
                 st["pages"] += 1
                 per_tid[c.pid] = per_tid.get(c.pid, 0) + 1
