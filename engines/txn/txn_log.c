@@ -185,20 +185,31 @@ static int flush_upto(struct txn_log *l, uint64_t lsn)
 	return l->error ? l->error : ret;
 }
 
+/*
+ * One turn at writing (not flushing) the log, with m held: wait for the
+ * writer in progress, or become the writer and write what is queued.
+ */
+static int write_turn(struct txn_log *l)
+{
+	int ret;
+
+	if (l->busy) {
+		pthread_cond_wait(&l->cv, &l->m);
+		return 0;
+	}
+	l->busy = 1;
+	ret = write_unlocked(l, 0);
+	disown(l);
+	return ret;
+}
+
 /* innodb_flush_log_at_trx_commit=2: the log written (not flushed) up to lsn. */
 static int write_upto(struct txn_log *l, uint64_t lsn)
 {
 	int ret = 0;
 
-	while (l->written_lsn < lsn && !l->error && !ret) {
-		if (l->busy) {
-			pthread_cond_wait(&l->cv, &l->m);
-			continue;
-		}
-		l->busy = 1;
-		ret = write_unlocked(l, 0);
-		disown(l);
-	}
+	while (l->written_lsn < lsn && !l->error && !ret)
+		ret = write_turn(l);
 	return l->error ? l->error : ret;
 }
 
@@ -403,15 +414,8 @@ static int append_locked(struct txn_log *l, uint64_t n)
 	while (n && !ret && !l->error) {
 		uint64_t r = n < max ? n : max;
 
-		while (!ret && !l->error && (l->qbytes + r > l->qmax || l->qcount == l->qcap)) {
-			if (l->busy) {
-				pthread_cond_wait(&l->cv, &l->m);
-				continue;
-			}
-			l->busy = 1;
-			ret = write_unlocked(l, 0);
-			disown(l);
-		}
+		while (!ret && !l->error && (l->qbytes + r > l->qmax || l->qcount == l->qcap))
+			ret = write_turn(l);
 		if (!ret && !l->error)
 			insert_locked(l, (uint32_t)r);
 		n -= r;
