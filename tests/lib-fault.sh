@@ -117,10 +117,16 @@ loopfs_cleanup() {
 	LFS=
 }
 
-# iops_log FILE [DDIR]: "t_ms rate" lines of a fio iops log (write_iops_log=,
-# log_avg_msec=1000) for DDIR 0 read, 1 write (default). fio writes no entry
-# for an interval without a completion: a gap in t_ms is a stall.
-iops_log() { awk -F', *' -v d="${2:-1}" '$3 == d { print $1, $2 }' "$1"; }
+# io_seconds FILE [DDIR]: "t_ms count" lines, the completions of DDIR (0 read,
+# 1 write, the default) in each second of a fio per-I/O completion log
+# (write_lat_log= without log_avg_msec: one line per I/O, its completion time
+# first). No line for a second without a completion: a gap in t_ms is a stall.
+# Not the averaged iops log: fio 3.33 can miss the window in which a stalled
+# queue drains (a CI run logged no write after the stall of 4096 it did).
+io_seconds() {
+	awk -F', *' -v d="${2:-1}" '$3 == d { n[int($1 / 1000)]++ }
+		END { for (s in n) print s * 1000, n[s] }' "$1" | sort -n
+}
 
 # now_ms: wall clock in ms (to place a restart on a fio log's time axis)
 now_ms() { echo $((${EPOCHREALTIME/[.,]/} / 1000)); }

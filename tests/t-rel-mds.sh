@@ -16,7 +16,7 @@ cephfs_cleanup "$ROOT"
 s0=$SECONDS t0=$(now_ms)
 "$FIO" --name=ms --ioengine="external:$B/metastorm.so" --store=cephfs --store_root=$ROOT \
 	--flavor=mysql --tables=8 --time_based --runtime=$RUNTIME --table_json="$TMP/ms.tbl.json" \
-	--write_iops_log="$TMP/ms" --log_avg_msec=1000 \
+	--write_lat_log="$TMP/ms" \
 	--output-format=json --output="$TMP/ms.json" 2>"$TMP/ms.err" &
 pid=$!
 sleep 4
@@ -41,7 +41,7 @@ ok "metastorm exit $rc in $took s (bound $((RUNTIME + GRACE)) s): $ops DDL, slow
 [ "$rc" = 0 ] || fail "metastorm failed across an MDS restart (exit $rc)"
 # the work: DDL completed again once the MDS was back (fio books a DDL
 # statement as a read), and every statement the engine counted is in fio's total
-iops_log "$TMP/ms_iops.1.log" 0 >"$TMP/ms.rates"
+io_seconds "$TMP/ms_clat.1.log" 0 >"$TMP/ms.rates"
 resumed metastorm "$TMP/ms.rates" "$up"
 [ "$(json "$TMP/ms.tbl.json" "sum(p['ops'] for n, p in d['phases'].items() if n in ('create', 'drop', 'open', 'rename'))")" = "$ops" ] ||
 	fail "metastorm: its table counts other statements than fio's $ops"

@@ -24,7 +24,7 @@ s0=$SECONDS t0=$(now_ms)
 # verified (crc32c); its per-second log shows work after the restart
 "$FIO" --name=st --ioengine="external:$B/storeio.so" --store=rbd --rbdname=$IMG --rbd_size=128m \
 	--rw=randwrite --bs=4k --size=16m --iodepth=8 --rate_iops=200 --verify=crc32c \
-	--write_iops_log="$TMP/st" --log_avg_msec=1000 --aux-path="$TMP" \
+	--write_lat_log="$TMP/st" --aux-path="$TMP" \
 	--output-format=json --output="$TMP/st.json" 2>"$TMP/st.err" &
 st=$!
 "$FIO" --name=rs --ioengine="external:$B/rbdsnap.so" --clientname=admin --pool=rbd --rbdname=$SIMG \
@@ -61,7 +61,7 @@ grep -q "^verify: " "$TMP/st.err" && fail "storeio: blocks acknowledged as writt
 [ "$(json "$TMP/st.json" "(d['jobs'][0]['error'], d['jobs'][0]['write']['total_ios'], d['jobs'][0]['read']['total_ios'])")" = "(0, 4096, 4096)" ] ||
 	fail "storeio: not 4096 writes and 4096 verified reads without error across the outage"
 ok "storeio: 4096 blocks written across the outage, all verified (crc32c)"
-iops_log "$TMP/st_iops.1.log" >"$TMP/st.rates"
+io_seconds "$TMP/st_clat.1.log" >"$TMP/st.rates"
 resumed storeio "$TMP/st.rates" "$up"
 json "$TMP/rs.snap.json" "'\\n'.join('%d %d' % (s['t'] * 1000, s['iops']) for s in d['timeline'])" >"$TMP/rs.rates"
 resumed rbdsnap "$TMP/rs.rates" "$up"
