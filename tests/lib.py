@@ -1846,10 +1846,7 @@ def pg_wal_creations(d, zero):
     postmaster and the backends it forks (strace -f -y) through pgbench -i -s 2, 40 MB of
     inserted rows and 4 pgbench clients for 5 s, and check the segments it creates as wal-creations does (16 MB segments)."""
     import shutil
-    import signal
-    import subprocess
     import tempfile
-    import time
     from dbfio import servers
     wd, ld = tempfile.mkdtemp(dir=d), tempfile.mkdtemp(dir=d)
     trace = os.path.join(ld, "pg.strace")
@@ -1859,10 +1856,8 @@ def pg_wal_creations(d, zero):
     try:
         s.setup()
         s.start()
-        st = subprocess.Popen(["strace", "-f", "-qq", "-y", "-o", trace, "-p", str(s.proc.pid), "-e",
-                               "trace=openat,pwrite64,pwritev,fsync,fdatasync,rename,renameat,renameat2,"
-                               "fallocate"])
-        time.sleep(2)       # strace is attached
+        st = servers.strace_attach(s.proc.pid, trace, "openat,pwrite64,pwritev,fsync,fdatasync,rename,"
+                                   "renameat,renameat2,fallocate")
         pgb = ["/usr/bin/pgbench", "-h", "127.0.0.1", "-p", str(s.port), "-U", "postgres"]
         servers.run(pgb + ["-i", "-s", "2", "postgres"], "pgbench -i", 300, env=s.env())
         # WAL by volume, not by speed: 5 s of pgbench writes a few MB on a slow host, and
@@ -1876,9 +1871,7 @@ def pg_wal_creations(d, zero):
         servers.run(pgb + ["-c", "4", "-T", "5", "postgres"], "pgbench", 120, env=s.env())
     finally:
         s.stop()
-        if st:
-            st.send_signal(signal.SIGINT)
-            st.wait(30)
+        servers.strace_detach(st)
     try:
         return wal_creations(trace, str(16 << 20), zero)
     finally:
@@ -2104,10 +2097,7 @@ def mariadb_page_flushing(d, secs="15", pool="8M", log=""):
     and ibdata1 outside its doublewrite area, pages 64..191) and direct=1 when the kernel's
     fdinfo says sbtest1.ibd is open O_DIRECT."""
     import shutil
-    import signal
-    import subprocess
     import tempfile
-    import time
     from dbfio import servers
     wd, ld = tempfile.mkdtemp(dir=d), tempfile.mkdtemp(dir=d)
     trace = os.path.join(ld, "mariadb.strace")
@@ -2119,9 +2109,7 @@ def mariadb_page_flushing(d, secs="15", pool="8M", log=""):
         s.start()
         sb = s.oltp_read_write(100000)
         servers.run(sb + ["prepare"], "sysbench prepare", 900)
-        st = subprocess.Popen(["strace", "-f", "-qq", "-y", "-o", trace, "-p", str(s.proc.pid), "-e",
-                               "trace=openat,pwrite64,pread64,fsync,fdatasync"])
-        time.sleep(2)       # strace is attached
+        st = servers.strace_attach(s.proc.pid, trace, "openat,pwrite64,pread64,fsync,fdatasync")
         servers.run(sb + ["--threads=4", "--time=%s" % secs, "run"], "sysbench run", int(secs) + 300)
         fdd = "/proc/%d/fd" % s.proc.pid
         for fd in os.listdir(fdd):
@@ -2133,9 +2121,7 @@ def mariadb_page_flushing(d, secs="15", pool="8M", log=""):
             except OSError:
                 pass
     finally:
-        if st:
-            st.send_signal(signal.SIGINT)
-            st.wait(30)
+        servers.strace_detach(st)
         s.stop()
     try:
         if direct is None:
@@ -2268,10 +2254,7 @@ def mariadb_binlog(d):
     max_binlog_size=64k, strace -f -y -ttt -T through sysbench oltp_insert (4 threads, 5 s):
     the figures and verdict of binlog-check; exits 1 when one misses."""
     import shutil
-    import signal
-    import subprocess
     import tempfile
-    import time
     from dbfio import servers
     wd, ld = tempfile.mkdtemp(dir=d), tempfile.mkdtemp(dir=d)
     trace = os.path.join(ld, "mariadb.strace")
@@ -2284,15 +2267,12 @@ def mariadb_binlog(d):
         s.sql("CREATE DATABASE IF NOT EXISTS dbtrace", db=None)
         sb = ["sysbench", "oltp_insert"] + s.sysbench_conn() + ["--tables=1", "--table-size=1000"]
         servers.run(sb + ["prepare"], "sysbench prepare", 300)
-        st = subprocess.Popen(["strace", "-f", "-qq", "-y", "-ttt", "-T", "-o", trace, "-p", str(s.proc.pid),
-                               "-e", "trace=openat,write,pwrite64,fdatasync,unlink,unlinkat"])
-        time.sleep(2)       # strace is attached
+        st = servers.strace_attach(s.proc.pid, trace, "openat,write,pwrite64,fdatasync,unlink,unlinkat",
+                                   "-ttt", "-T")
         out = servers.run(sb + ["--threads=4", "--time=5", "run"], "sysbench run", 120)
     finally:
         s.stop()
-        if st:
-            st.send_signal(signal.SIGINT)
-            st.wait(30)
+        servers.strace_detach(st)
     try:
         m = re.search(r"transactions:\s+(\d+)", out)
         if not m:

@@ -101,6 +101,26 @@ def cmdline(pid):
         return ""
 
 
+def strace_attach(pid, trace, calls, *flags):
+    """strace -f -qq -y attached to the running process PID and every thread and
+    child it has or makes, writing the calls CALLS ("openat,fdatasync") to the
+    file TRACE (FLAGS: more of strace's options, "-ttt"); returns once strace
+    is attached. strace_detach() ends it."""
+    p = subprocess.Popen(["strace", "-f", "-qq", "-y", *flags, "-o", trace, "-p", str(pid),
+                          "-e", "trace=" + calls])
+    time.sleep(2)       # attached to every thread by then
+    return p
+
+
+def strace_detach(p):
+    """End a strace_attach() (None: nothing to end): on SIGINT strace detaches
+    and writes what it holds. A caller that wants the server's shutdown in the
+    trace stops the server first."""
+    if p:
+        p.send_signal(signal.SIGINT)
+        p.wait(30)
+
+
 class Session:
     """One long-lived SQL client (psql / mariadb) fed on stdin. Each
     statement is followed by SELECT '<marker>'; its latency is the time until
