@@ -9,7 +9,7 @@
 # over the job's spin instead, the host's figure is about twice the profile's here and so is the CPU.
 # shipped profiles carry cpu_ref_working_set (their cpu_ref was measured over cpu_working_set=1m).
 . "$(dirname "$0")/lib.sh"
-E=$B/txn.so
+. "$REPO/tests/lib-txncpu.sh"
 H=$(DBFIO_BUILD=$B "$REPO/lab/txncalib" --cpu-ref --working-set 1m | sed -n 's/^cpu_ref=//p')
 [ -n "$H" ] && [ "$H" -gt 0 ] || fail "lab/txncalib --cpu-ref printed no cpu_ref"
 S=$(DBFIO_BUILD=$B "$REPO/lab/txncalib" --cpu-ref --working-set 0 | sed -n 's/^cpu_ref=//p')
@@ -17,19 +17,8 @@ echo "this host's figure: $H ns over 1 MB, $S ns over none (the spin)"
 # the two figures must differ for the check to mean anything
 py check "$S >= 1.4 * $H or $H >= 1.4 * $S" ||
 	skip "this host's figures over 1 MB ($H ns) and over none ($S ns) are alike: nothing to tell apart"
-# tpcb, 20 transactions: 7 statements x (1 ms server + 1 ms client) + a 3 ms durable commit + 3 ms of
-# background = 20 ms a transaction, 0.4 s in all at a factor of 1; the spin burns thread CPU exactly
-CPUOPTS=(--cpu_per_stmt=1ms --client_cpu_per_stmt=1ms --commit_cpu=3ms --background_cpu=3ms)
-cpu() {	# cpu NAME ARGS...: CPU = user+sys seconds of fio
-	local n=$1; shift
-	mkdir -p "$TMP/$n"
-	CPU=$(py rusage "$FIO" --output-format=json --output="$TMP/$n.json" --name="$n" \
-		--ioengine="external:$E" --directory="$TMP/$n" --rw=write --wal_segment_size=1m \
-		--number_ios=20 "$@" 2>"$TMP/$n.err") && [ -n "$CPU" ] ||
-		{ cat "$TMP/$n.err"; fail "$n: fio failed"; }
-}
-cpu base --calibration=none; base=$CPU
-cpu spin --calibration=none --cpu_ref="$H" --cpu_ref_working_set=1m --cpu_working_set=0 "${CPUOPTS[@]}"
+txn_cpu base --calibration=none; base=$CPU
+txn_cpu spin --calibration=none --cpu_ref="$H" --cpu_ref_working_set=1m --cpu_working_set=0 "${CPUOPTS[@]}"
 spin=$CPU
 r=$(py calc "round(($spin - $base) / 0.4, 2)")
 echo "cpu_ref=$H over 1 MB, the job's cpu_working_set=0: fio's CPU $spin s, $base s without CPU options:" \

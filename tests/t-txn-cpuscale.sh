@@ -9,31 +9,19 @@
 # (no cpu_ref) says "not scaled" in the summary and burns what it is told; a shipped profile's cpu_ref is
 # the number in its file.
 . "$(dirname "$0")/lib.sh"
+. "$REPO/tests/lib-txncpu.sh"
 timing_test
-E=$B/txn.so
 H=$(DBFIO_BUILD=$B "$REPO/lab/txncalib" --cpu-ref --working-set 0 | sed -n 's/^cpu_ref=//p')
 [ -n "$H" ] && [ "$H" -gt 0 ] || fail "lab/txncalib --cpu-ref printed no cpu_ref"
 third=$((H / 3))
-# tpcb, 20 transactions: 7 statements x (1 ms server + 1 ms client) + a 3 ms durable commit + 3 ms
-# of background = 20 ms a transaction, 0.4 s in all at a factor of 1; the spin (cpu_working_set=0)
-# burns thread CPU time exactly, however busy the host
-CPUOPTS=(--cpu_per_stmt=1ms --client_cpu_per_stmt=1ms --commit_cpu=3ms --background_cpu=3ms)
-cpu() {	# cpu NAME ARGS...: CPU = user+sys seconds of fio
-	local n=$1; shift
-	mkdir -p "$TMP/$n"
-	CPU=$(py rusage "$FIO" --output-format=json --output="$TMP/$n.json" --name="$n" \
-		--ioengine="external:$E" --directory="$TMP/$n" --rw=write --wal_segment_size=1m \
-		--number_ios=20 --summary_json="$TMP/$n.sum" "$@" 2>"$TMP/$n.err") && [ -n "$CPU" ] ||
-		{ cat "$TMP/$n.err"; fail "$n: fio failed"; }
-}
-cpu base --calibration=none; base=$CPU
-cpu none --calibration=none "${CPUOPTS[@]}"; none=$CPU
+txn_cpu base --calibration=none; base=$CPU
+txn_cpu none --calibration=none "${CPUOPTS[@]}"; none=$CPU
 grep -q "^cpu: host cpu_ref=[0-9]*ns, the profile has no cpu_ref: not scaled$" "$TMP/none.err" ||
 	fail "calibration=none: the summary does not say 'not scaled': $(grep '^cpu:' "$TMP/none.err")"
 [ "$(json "$TMP/none.sum" 'd["cpu"]["scaled"]')" = False ] || fail "calibration=none: summary_json says scaled"
-cpu off --calibration=none --cpu_ref="$third" --cpu_scale=0 "${CPUOPTS[@]}"; off=$CPU
+txn_cpu off --calibration=none --cpu_ref="$third" --cpu_scale=0 "${CPUOPTS[@]}"; off=$CPU
 grep -q "^cpu: .*, not applied (cpu_scale=0)$" "$TMP/off.err" || fail "cpu_scale=0: the summary does not say so"
-cpu on --calibration=none --cpu_ref="$third" "${CPUOPTS[@]}"; on=$CPU
+txn_cpu on --calibration=none --cpu_ref="$third" "${CPUOPTS[@]}"; on=$CPU
 f=$(json "$TMP/on.sum" 'd["cpu"]["factor"]')
 grep -q "^txn: cpu: host cpu_ref=[0-9]*ns, profile cpu_ref=${third}ns: factor " "$TMP/on.err" ||
 	fail "cpu_ref=$third: no start line with the factor: $(grep 'cpu' "$TMP/on.err" | head -3)"
@@ -60,7 +48,7 @@ for opt in cpu_per_stmt=1ms client_cpu_per_stmt=1ms commit_cpu=7ms background_cp
 	n=one-${opt%%=*}
 	rtt=0
 	[ "${opt%%=*}" = background_cpu ] && rtt=5ms
-	cpu "$n" --calibration=none --cpu_ref="$third" --"$opt" --rtt=$rtt
+	txn_cpu "$n" --calibration=none --cpu_ref="$third" --"$opt" --rtt=$rtt
 	x=$(py calc "round($CPU - $base, 3)")
 	py check "$x >= 1.6 * 0.14" || fail "$opt scaled by $f: fio's extra CPU ${x}s, not above 1.6 x 0.14 s (not scaled?)"
 	# (fio's own threads cost CPU for every second a run lasts, which the short base run has not:
@@ -71,7 +59,7 @@ done
 # a shipped profile carries this machine's figure, as its file says
 want=$(sed -n 's/^cpu_ref=//p' "$REPO/jobs/txn-profiles/postgres15.fio")
 [ -n "$want" ] || fail "jobs/txn-profiles/postgres15.fio: no cpu_ref= line"
-cpu ship --calibration=postgres15 --number_ios=5
+txn_cpu ship --calibration=postgres15 --number_ios=5
 [ "$(json "$TMP/ship.sum" 'd["cpu"]["profile_ref_ns"]')" = "$want" ] ||
 	fail "calibration=postgres15: summary_json's profile_ref_ns is not the file's cpu_ref=$want"
 ok "calibration=postgres15: profile cpu_ref=$want ns, as jobs/txn-profiles/postgres15.fio says"
