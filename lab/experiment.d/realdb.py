@@ -13,7 +13,7 @@
 # figures to <runs>/<target>/real/rN/real.json, packed with the sweeps, so
 # --replay and --rejudge read them back (live = False) instead of starting a
 # server.
-import json, os, pwd, re, shutil, sys, tempfile, time
+import json, os, pwd, re, shlex, shutil, sys, tempfile, time
 from common import REPO, cell, log, table
 
 sys.path.insert(0, os.path.join(REPO, "python"))
@@ -221,6 +221,106 @@ def pg_run(data, wal, out, scale, sb, conns, rt):
         shutil.rmtree(w, ignore_errors=True)
         shutil.rmtree(wd, ignore_errors=True)
     return figs
+
+# ------------------------------------------------------------ seed 002: MariaDB's dumps on GlusterFS
+
+
+class Dumps:
+    """Seed 002's real MariaDB on one target directory (the local disk, the
+    GlusterFS mount): installed and loaded once a run, in the first repeat
+    that asks - TABLES empty tables and one sysbench table of ROWS rows -
+    then in every repeat started cold (stopped, the page cache dropped) before
+    each of its two timed commands: `mariadb-dump --no-data` (the seed's
+    "printing schema") and `mariadb-dump | gzip` into the export directory (its
+    "compressed export"). stop() at the end of the run removes it."""
+
+    def __init__(self, base, logdir, exp_dir, tables, rows, drop):
+        self.base, self.logdir, self.exp, self.tables, self.rows, self.drop = \
+            base, logdir, exp_dir, tables, rows, drop
+        self.srv = self.w = self.err = None
+
+    def load(self):
+        """Install and load (once: a failure is every later repeat's too)."""
+        if self.err:
+            raise servers.Fail(self.err)
+        self.err = "not loaded: an earlier repeat's load failed"
+        self.w = workdir(self.base, "dump")
+        self.srv = servers.MariaDB(self.w, self.logdir, MARIADB_OPTS)
+        servers.run(self.srv.setup_command() + ["--innodb-flush-method=fsync"], "mariadb-install-db", TIMEOUT,
+                    log=self.srv.log, cwd=self.w)
+        self.srv.start()
+        servers.run(self.srv.oltp_read_write(self.rows, "prepare"), "sysbench prepare", TIMEOUT, log=self.srv.log)
+        self.srv.sql(";\n".join(f"CREATE TABLE realdb_s{i} {TABLE}" for i in range(self.tables - 1)),
+                     timeout=TIMEOUT)
+        n = int(self.srv.sql("SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = 'dbtrace'"))
+        if n != self.tables:
+            raise servers.Fail(f"{n} tables in dbtrace after creating {self.tables}")
+        stopped(self.srv)
+        self.err = None
+
+    def cold(self, what, tail):
+        """Seconds `mariadb-dump ... dbtrace TAIL` (a shell pipeline) takes
+        against the server started cold."""
+        stopped(self.srv)
+        self.drop()
+        self.srv.start()
+        dump = ["mariadb-dump", "--no-defaults", "-h", "127.0.0.1", "-P", str(self.srv.port), "-u", "root",
+                "dbtrace"]
+        t = time.perf_counter()
+        servers.run(["bash", "-c", "set -o pipefail; " + " ".join(dump) + " " + tail], what, TIMEOUT,
+                    log=self.srv.log)
+        return time.perf_counter() - t
+
+    def figures(self, out):
+        if self.srv is None or self.err:
+            self.load()
+        exp = os.path.join(self.exp, "realdb-export.sql.gz")
+        try:
+            return {"schema": self.cold("mariadb-dump --no-data", "--no-data >/dev/null"),
+                    "export": self.cold("mariadb-dump | gzip", "| gzip >" + shlex.quote(exp)),
+                    "export-bytes": os.path.getsize(exp)}
+        finally:
+            stopped(self.srv)
+            try:
+                os.remove(exp)
+            except OSError:
+                pass
+
+    def stop(self):
+        if self.srv:
+            stopped(self.srv)
+        if self.w:
+            shutil.rmtree(self.w, ignore_errors=True)
+
+
+def seed002_cmds(tables, rows):
+    return ("real MariaDB 10.11 (lab/experiment.d/realdb.py) on the local disk and on the GlusterFS volume as set "
+            "up (io-cache off), installed and loaded once a run: `mariadb-install-db --no-defaults "
+            f"--innodb-flush-method=fsync`, `sysbench oltp_read_write --tables=1 --table-size={rows} prepare`, "
+            f"{tables - 1} × `CREATE TABLE {TABLE}`; per repeat, each timed against a server started after "
+            "`sync; echo 3 > /proc/sys/vm/drop_caches`: `mariadb-dump --no-data dbtrace >/dev/null`, "
+            "`mariadb-dump dbtrace | gzip > EXPORT_DIR/realdb-export.sql.gz`")
+
+
+def seed002(ctx, rep, tname, dumps):
+    """Seed 002's real dumps on one target (a Dumps) in one repeat."""
+    if rep == 0:
+        c = seed002_cmds(dumps.tables, dumps.rows)
+        if c not in ctx.cmds:
+            ctx.cmds.append(c)
+    record(ctx, rep, tname, "real", dumps.figures)
+
+
+def seed002_page(ctx, targets, rows):
+    """seed 002's section: seconds of the two dumps, the model and the real server."""
+    s = section(ctx, "The real MariaDB beside the model: seconds, " + reps(ctx),
+                [("Printing schema (mariadb-dump --no-data)", "schema", 3),
+                 ("Compressed export (mariadb-dump | gzip)", "export", 2)], targets)
+    return s and s.replace("\n\n", "\n\nThe seed's two commands run by a real MariaDB 10.11 on the local disk and "
+                           "on the GlusterFS volume as set up, in the same repeats, right after the model's jobs "
+                           f"there (lab/experiment.d/realdb.py; commands under \"Exact commands\"). Its data is "
+                           f"one table of {rows} sysbench rows, not the model's data file.\n\n", 1)
+
 
 # ------------------------------------------------------------ the page
 

@@ -14,6 +14,7 @@
 # faster than the local disk.
 import os, shutil, subprocess, time
 from common import cell, med, REPO, SW, f, jobs, log, point, table
+import realdb
 
 VARIANTS = [("local", "data on local ext4", None),
             ("gluster", "GlusterFS replica 2 (io-cache off: GlusterFS 10's default)", "off"),
@@ -35,6 +36,8 @@ OPTION_VARIANTS = {"gluster-iothreads": ("performance.client-io-threads", "on"),
                    "gluster-nowb": ("performance.write-behind", "off"),
                    "gluster-readahead": ("performance.read-ahead", "on")}
 GL = os.path.join(REPO, "tools", "gluster")
+# the real MariaDB's data (realdb.Dumps): sysbench rows in one table, short and full
+REAL_ROWS = {True: 30000, False: 300000}
 
 
 def gluster_mount(ctx):
@@ -103,6 +106,12 @@ def run(ctx):
     exp_dir = os.path.join(gm, f"dbfio-exp-export-{os.getpid()}") if gm else ctx.fresh("export")
     os.makedirs(exp_dir, exist_ok=True)
 
+    # the real MariaDB on the local disk and on the volume as set up: right
+    # after the model's variant there, in the same state
+    rows = REAL_ROWS[bool(short)]
+    dumps = {v: realdb.Dumps(base, ctx.fresh(f"real-log-{v}"), exp_dir, tables, rows, lambda: drop_caches(ctx))
+             for v, base in (("local", ctx.fresh("local-real")), ("gluster", gm)) if base}
+
     def rep_one(rep):
         data = {"local": ctx.fresh(f"local-data-{rep}")}
         if gm:
@@ -110,15 +119,20 @@ def run(ctx):
             os.makedirs(data["gluster"], exist_ok=True)
         for v, _, iocache in variants:
             one(ctx, rep, v, iocache, data["local" if v == "local" else "gluster"], exp_dir, tables, dsize, esize)
+            if v in dumps:
+                realdb.seed002(ctx, rep, v, dumps[v])
         for d in data.values():
             shutil.rmtree(d, ignore_errors=True)
     try:
         ctx.repeats(rep_one, "local/")   # the local directory: the control a disturbed repeat shows on
     finally:
+        for d in dumps.values():
+            d.stop()
         if ours:
             gl(ctx, "set", "performance.io-cache", "default")
         shutil.rmtree(exp_dir, ignore_errors=True)
-    return page(ctx, variants, tables, dsize, esize, gm)
+    real = realdb.seed002_page(ctx, [(v, label) for v, label, _ in variants if v in dumps], rows)
+    return page(ctx, variants, tables, dsize, esize, gm) + (f"\n\n{real}" if real else "")
 
 
 def one(ctx, rep, v, iocache, d, exp_dir, tables, dsize, esize):

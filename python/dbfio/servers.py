@@ -406,7 +406,7 @@ class MariaDB(Server):
 
     def start(self):
         self._start(54339, dict(cwd=self.workdir))
-        self.sql("CREATE DATABASE dbtrace", db=None)
+        self.sql("CREATE DATABASE IF NOT EXISTS dbtrace", db=None)     # (a restart finds it)
 
     def reported_datadir(self):
         return self.sql("SELECT @@datadir", timeout=20, db=None)
