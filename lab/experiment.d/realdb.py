@@ -315,7 +315,7 @@ def seed002_page(ctx, targets, rows):
     """seed 002's section: seconds of the two dumps, the model and the real server."""
     s = section(ctx, "The real MariaDB beside the model: seconds, " + reps(ctx),
                 [("Printing schema (mariadb-dump --no-data)", "schema", 3),
-                 ("Compressed export (mariadb-dump | gzip)", "export", 2)], targets)
+                 ("Compressed export (mariadb-dump \\| gzip)", "export", 2)], targets)
     return s and s.replace("\n\n", "\n\nThe seed's two commands run by a real MariaDB 10.11 on the local disk and "
                            "on the GlusterFS volume as set up, in the same repeats, right after the model's jobs "
                            f"there (lab/experiment.d/realdb.py; commands under \"Exact commands\"). Its data is "
