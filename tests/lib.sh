@@ -293,6 +293,20 @@ own_cluster_only() {
 fail_or_skip() { [ "${CI:-}" = true ] && fail "$*"; skip "$*"; }
 
 # Need the cluster's POSIX mounts (ceph-fuse CephFS, ext4 on rbd-fuse).
+# gluster_up: a private tools/gluster volume for this test under $TMP/gluster,
+# stopped at exit; sets GL (the tool) and MNT (the volume's mount). GlusterFS
+# missing or its up failing: fail_or_skip; port 24007 taken: skip.
+gluster_up() {
+	GL=$REPO/tools/gluster
+	export DBFIO_GLUSTER_DIR=$TMP/gluster
+	command -v glusterd >/dev/null && command -v mount.glusterfs >/dev/null ||
+		fail_or_skip "GlusterFS is not installed (tools/deps --with gluster)"
+	ss -Hltn 'sport = :24007' | grep -q . && skip "port 24007 is taken (another glusterd runs here)"
+	at_exit '"$GL" down'
+	"$GL" up >"$TMP/up.out" 2>"$TMP/up.err" || { cat "$TMP/up.err"; fail_or_skip "tools/gluster up failed"; }
+	MNT=$(cat "$TMP/up.out")
+}
+
 need_mounts() {
 	need_cluster
 	"$REPO/tools/cluster" mount >"$TMP/mounts" 2>&1 || { cat "$TMP/mounts"; fail "tools/cluster mount failed"; }

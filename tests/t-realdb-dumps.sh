@@ -12,14 +12,7 @@
 [ "$(id -u)" = 0 ] || skip "the real server needs root"
 command -v mariadbd >/dev/null && command -v sysbench >/dev/null && command -v mariadb-dump >/dev/null ||
 	fail_or_skip "MariaDB or sysbench not installed (tools/deps --with fidelity)"
-GL=$REPO/tools/gluster
-export DBFIO_GLUSTER_DIR=$TMP/gluster
-command -v glusterd >/dev/null && command -v mount.glusterfs >/dev/null ||
-	fail_or_skip "GlusterFS is not installed (tools/deps --with gluster)"
-ss -Hltn 'sport = :24007' | grep -q . && skip "port 24007 is taken (another glusterd runs here)"
-at_exit '"$GL" down'
-"$GL" up >"$TMP/up.out" 2>"$TMP/up.err" || { cat "$TMP/up.err"; fail_or_skip "tools/gluster up failed"; }
-MNT=$(cat "$TMP/up.out")
+gluster_up
 mkdir -p "$TMP/exp" "$TMP/log"
 TABLES=12 ROWS=3000
 

@@ -7,16 +7,10 @@
 # baseline after each. The oracle is the client volfile glusterd generates
 # (lib/vols/dbfio/trusted-dbfio.tcp-fuse.vol), read when each measurement starts.
 . "$(dirname "$0")/lib.sh"
-GL=$REPO/tools/gluster
-export DBFIO_GLUSTER_DIR=$TMP/gluster
-command -v glusterd >/dev/null && command -v mount.glusterfs >/dev/null ||
-	skip "GlusterFS is not installed (tools/deps --with gluster)"
-ss -Hltn 'sport = :24007' | grep -q . && skip "port 24007 is taken (another glusterd runs here)"
-at_exit '"$GL" down'
-"$GL" up >"$TMP/up.out" 2>"$TMP/up.err" || { cat "$TMP/up.err"; skip "tools/gluster up failed"; }
+gluster_up
 vol=$DBFIO_GLUSTER_DIR/lib/vols/dbfio/trusted-dbfio.tcp-fuse.vol
 [ -f "$vol" ] || fail "no client volfile at $vol"
-VOLFILE=$vol MNT=$(cat "$TMP/up.out")
+VOLFILE=$vol
 export VOLFILE MNT REPO
 python3 - "$TMP" >"$TMP/py.out" 2>&1 <<'PY'
 import argparse, os, re, sys
