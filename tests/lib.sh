@@ -293,6 +293,12 @@ own_cluster_only() {
 fail_or_skip() { [ "${CI:-}" = true ] && fail "$*"; skip "$*"; }
 
 # Need the cluster's POSIX mounts (ceph-fuse CephFS, ext4 on rbd-fuse).
+# fstype PID PATH: the file system (its /proc/PID/mountinfo type) of the mount PATH is on, as process PID sees it
+fstype() {
+	awk -v p="$2/" '{ split($0, h, " - "); split(h[2], t, " "); mp = $5 == "/" ? "/" : $5 "/"
+		if (index(p, mp) == 1 && length(mp) > best) { best = length(mp); fs = t[1] } } END { print fs }' "/proc/$1/mountinfo"
+}
+
 # gluster_up: a private tools/gluster volume for this test under $TMP/gluster,
 # stopped at exit; sets GL (the tool) and MNT (the volume's mount). GlusterFS
 # missing or its up failing: fail_or_skip; port 24007 taken: skip.

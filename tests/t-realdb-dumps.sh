@@ -16,12 +16,6 @@ gluster_up
 mkdir -p "$TMP/exp" "$TMP/log"
 TABLES=12 ROWS=3000
 
-# fstype PID PATH: the file system of the mount PATH is on, as process PID sees it
-fstype() {
-	awk -v p="$2/" '{ split($0, h, " - "); split(h[2], t, " "); mp = $5 == "/" ? "/" : $5 "/"
-		if (index(p, mp) == 1 && length(mp) > best) { best = length(mp); fs = t[1] } } END { print fs }' "/proc/$1/mountinfo"
-}
-
 PYTHONPATH=$REPO/lab/experiment.d:$REPO/python /usr/bin/python3 - "$TMP" "$MNT" $TABLES $ROWS \
 	>"$TMP/py.out" 2>"$TMP/py.err" <<'EOF' &
 import argparse, json, sys

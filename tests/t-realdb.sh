@@ -17,11 +17,6 @@ need_mounts
 LOCAL=$TMP/local
 mkdir -p "$LOCAL" && chmod 755 "$TMP" "$LOCAL"
 
-# fstype PID PATH: the file system of the mount PATH is on, as process PID sees it
-fstype() {
-	awk -v p="$2/" '{ split($0, h, " - "); split(h[2], t, " "); mp = $5 == "/" ? "/" : $5 "/"
-		if (index(p, mp) == 1 && length(mp) > best) { best = length(mp); fs = t[1] } } END { print fs }' "/proc/$1/mountinfo"
-}
 # arg PID NAME: the value of --NAME=V (mariadbd) or of the argument after -NAME (postgres -D)
 arg() { tr '\0' '\n' <"/proc/$1/cmdline" | awk -v n="$2" 'f { print; exit } $0 ~ "^--" n "=" { sub("^--" n "=", ""); print; exit } $0 == "-" n { f = 1 }'; }
 

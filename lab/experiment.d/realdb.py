@@ -113,15 +113,21 @@ def seed000(ctx, rep, tname, tenv, stm, rt):
     record(ctx, rep, tname, "real", lambda out: mariadb_run(base, out, stm, rt))
 
 
+def install(srv):
+    """mariadb-install-db for srv (a MariaDB) as the seed's MySQL 5.7 flushed
+    (innodb_flush_method=fsync); seconds it took."""
+    t = time.perf_counter()
+    servers.run(srv.setup_command() + ["--innodb-flush-method=fsync"], "mariadb-install-db", TIMEOUT, log=srv.log,
+                cwd=srv.workdir)
+    return time.perf_counter() - t
+
+
 def mariadb_run(base, out, stm, rt):
     w = workdir(base, "mariadb")
     srv = servers.MariaDB(w, out, MARIADB_OPTS)
     figs = {}
     try:
-        t = time.perf_counter()
-        servers.run(srv.setup_command() + ["--innodb-flush-method=fsync"], "mariadb-install-db", TIMEOUT,
-                    log=srv.log, cwd=w)
-        figs["install"] = time.perf_counter() - t
+        figs["install"] = install(srv)
         srv.start()
         figs["datadir"] = srv.datadir
         s = srv.session()
@@ -246,8 +252,7 @@ class Dumps:
         self.err = "not loaded: an earlier repeat's load failed"
         self.w = workdir(self.base, "dump")
         self.srv = servers.MariaDB(self.w, self.logdir, MARIADB_OPTS)
-        servers.run(self.srv.setup_command() + ["--innodb-flush-method=fsync"], "mariadb-install-db", TIMEOUT,
-                    log=self.srv.log, cwd=self.w)
+        install(self.srv)
         self.srv.start()
         servers.run(self.srv.oltp_read_write(self.rows, "prepare"), "sysbench prepare", TIMEOUT, log=self.srv.log)
         self.srv.sql(";\n".join(f"CREATE TABLE realdb_s{i} {TABLE}" for i in range(self.tables - 1)),
