@@ -38,7 +38,7 @@ for s, want in ((new, 5), (old, 7)):
         got = {}
         def measure(self, key, r, v):
             self.got[key] = v
-    seed003.s003_runs = lambda run, ctx, rs=runs: rs
+    seed003.s003_runs = lambda run, ctx, tag=None, rs=runs: rs
     c = Ctx()
     seed003_measure.measure(c)
     vals = (row[9], line.split("SLOW_OPS in health up to ")[1].split(" ")[0], c.got.get("rbd/slow-ops-max-3"))

@@ -11,7 +11,7 @@ from dbfio import host   # noqa: E402
 
 # The quiet-host gate (dbfio.host.quiet, make fidelity's): before every point
 # of a sweep (tools/sweep's DBFIO_SWEEP_QUIET) the machine must have fewer
-# than host.QUIET_CORES cores busy over 1 s; a point waits GATE_MAX s at most
+# than host.QUIET_CORES cores busy over host.QUIET_WINDOW s; a point waits GATE_MAX s at most
 # (make results' budget: ~300 points), then runs anyway and the page counts
 # it. DBFIO_EXP_GATE=0 turns it off; make demo (one run, no verdict) runs
 # without it, so a busy host does not stretch it.
@@ -131,7 +131,7 @@ class Ctx:
         out = []
         if self.waits:
             out.append(f"quiet-host gate before every point (fewer than {host.QUIET_CORES:g} cores busy over "
-                       f"1 s, {GATE_MAX} s at most; python/dbfio/host.py): " + host.waited(self.waits, GATE_MAX))
+                       f"{host.QUIET_WINDOW:g} s, {GATE_MAX} s at most; python/dbfio/host.py): " + host.waited(self.waits, GATE_MAX))
         reps = sorted({b[0] for b in self.reruns})
         if reps:
             out.append(f"disturbed repeats run again once (a control figure more than {DISTURBED:g}× off its "

@@ -28,11 +28,23 @@ def demo(ctx):
     return getattr(ctx.a, "demo", False)
 
 
-def reps(ctx):
-    """every point at least twice; twice in short runs; once in the demo"""
+# the clusters no claim reads (BlueStore, beside the seed-like one the claims
+# come from): their runs are the page's context, SIDE_REPS of each point and
+# the CoW sweep at SIDE_COW_COUNTS snapshots (make results' budget)
+SIDE_REPS, SIDE_COW_COUNTS = 2, (1, 5)
+
+
+def side(ctx, tag):
+    return tag in getattr(ctx, "s003_side", ())
+
+
+def reps(ctx, tag=None):
+    """every point at least twice; twice in short runs; once in the demo;
+    SIDE_REPS times on a cluster whose figures no claim reads"""
     if demo(ctx):
         return list(range(1, ctx.reps + 1))
-    return list(range(1, (2 if ctx.a.short else max(2, ctx.reps)) + 1))
+    n = 2 if ctx.a.short else max(2, ctx.reps)
+    return list(range(1, (min(n, SIDE_REPS) if side(ctx, tag) else n) + 1))
 
 
 def snaps(ctx):
@@ -45,8 +57,8 @@ def snaps(ctx):
 
 # the CoW sweep: snapshot counts measured (the claim compares 5 with 1); in
 # the demo the counts between only get their rewrite (rbd bench)
-def cow_counts(ctx):
-    return (1, 5) if demo(ctx) else tuple(range(6))
+def cow_counts(ctx, tag=None):
+    return (1, 5) if demo(ctx) else SIDE_COW_COUNTS if side(ctx, tag) else tuple(range(6))
 
 
 # Peter Maloney's test in the thread: "do fio randwrite tests with sync and direct on the device
@@ -56,11 +68,18 @@ def cow_counts(ctx):
 # object rewritten after every snapshot, as the CoW sweep's).
 SYNC_COUNTS = (0, 3)
 SYNC_ARGS = ("--fsync=1", "--direct=1")
+# the CoW job's five measurements of each snapshot count, one after the other:
+# the point's repeats (jobs/seed003-cow.fio)
+COW_MEASURES = tuple(f"measure{i}" for i in range(1, 6))
+
+
+def sync_counts(ctx, tag=None):
+    return () if side(ctx, tag) else SYNC_COUNTS
 
 
 def cow_runtime(ctx):
-    """seconds of each of the CoW job's two measurements (its RUNTIME)"""
-    return 3 if ctx.a.short else 8
+    """seconds of each of the CoW job's five measurements (its RUNTIME)"""
+    return 1 if ctx.a.short else 3
 
 
 # image sizes: (rbdsnap image, CoW image) per mode and cluster. The demo's
@@ -245,9 +264,9 @@ def s003_profile(ctx, tag, env, onset=False):
     # (snap_after) until `after` has lasted AFTER when the snapshot calls were slow
     sched["RUNTIME"] = sched["BASELINE"] + max(snaps(ctx)) * sched["SNAP_INTERVAL"] + sched["HOLD"] + sched["AFTER"]
     run = ctx.sweep("jobs/seed003-rbd.fio", {"SNAPS": ",".join(map(str, snaps(ctx))),
-                                             "REP": ",".join(map(str, reps(ctx)))},
+                                             "REP": ",".join(map(str, reps(ctx, tag)))},
                     {**env, "IMAGE": img, **sched}, f"{tag}/rbdsnap")
-    s003_oracle(env, run, [{"SNAPS": n, "REP": r} for n in snaps(ctx) for r in reps(ctx)])
+    s003_oracle(env, run, [{"SNAPS": n, "REP": r} for n in snaps(ctx) for r in reps(ctx, tag)])
     hold = None
     if onset:   # the seed's one snapshot "while fio was running": held, the onset of slow requests
         h = {**sched, "HOLD": hold_secs(ctx)}
@@ -260,10 +279,10 @@ def s003_profile(ctx, tag, env, onset=False):
     cimg, crt = f"seed003-cow-{tag}", cow_runtime(ctx)
     s003_image(env, cimg, csize)
     cow, t = {}, time.time()
-    for n in range(max(cow_counts(ctx)) + 1):
+    for n in range(max(cow_counts(ctx, tag)) + 1):
         if n:
             s003_sh(env, "rbd", "snap", "create", f"rbd/{cimg}@cow{n}")
-        if n in cow_counts(ctx):
+        if n in cow_counts(ctx, tag):
             cow[n] = ctx.sweep("jobs/seed003-cow.fio", {"SNAPS": n}, {**env, "IMAGE": cimg, "RUNTIME": crt},
                                f"{tag}/cow-{n}")
         elif n:   # not measured: the rewrite that makes this snapshot's clones (the job's first step)
@@ -271,10 +290,10 @@ def s003_profile(ctx, tag, env, onset=False):
             if not any("rbd bench" in c and cimg in c for c in ctx.cmds):
                 ctx.cmds.append(f"rbd snap create rbd/{cimg}@cowN && rbd bench --io-type write --io-pattern seq "
                                 f"--io-size 4M --io-total {csize} rbd/{cimg}   # N not measured (demo)")
-        if n in SYNC_COUNTS:   # the thread's own test: sync and direct writes, before and after a few snapshots
+        if n in sync_counts(ctx, tag):   # the thread's own test: sync and direct writes, before and after a few snapshots
             cow[("sync", n)] = ctx.sweep("jobs/seed003-cow.fio", {"SNAPS": n}, {**env, "IMAGE": cimg, "RUNTIME": crt},
                                          f"{tag}/cowsync-{n}", extra=SYNC_ARGS)
-    log(f"seed003 {tag} CoW sweep ({', '.join(map(str, cow_counts(ctx)))} snapshots measured): "
+    log(f"seed003 {tag} CoW sweep ({', '.join(map(str, cow_counts(ctx, tag)))} snapshots measured): "
         f"{time.time() - t:.0f}s")
     s003_sh(env, "rbd", "snap", "purge", f"rbd/{cimg}")
     s003_sh(env, "rbd", "rm", "-p", "rbd", cimg)
@@ -286,12 +305,12 @@ def s003_profile(ctx, tag, env, onset=False):
 S003_KEY = {3: "snap3", 1: "creating snap1"}
 
 
-def s003_runs(run, ctx):
+def s003_runs(run, ctx, tag=None):
     """the rbdsnap sidecars of the runs (SNAPS=3; older SNAPS=1 ones too), read once: (SNAPS, REP, the
     sidecar or None when the run failed, its phases by name)"""
     out = []
     for n in snaps(ctx):
-        for rep in reps(ctx):
+        for rep in reps(ctx, tag):
             s = sidecar(run, "snaps.json", SNAPS=n, REP=rep)
             out.append((n, rep, s, {p["name"]: p for p in s["phases"]} if s else {}))
     return out
@@ -369,15 +388,23 @@ def s003_findings(runs, label):
 
 
 def s003_cow(cow, kind=None):
-    """SNAPS -> (measure1 IOPS, measure2 IOPS); kind "sync": the sync+direct runs"""
+    """SNAPS -> (IOPS of each of COW_MEASURES); kind "sync": the sync+direct runs"""
     out = {}
     for k, run in cow.items():
         n = k[1] if isinstance(k, tuple) else k
         if (k[0] if isinstance(k, tuple) else None) != kind:
             continue
         d = jobs(point(run, SNAPS=n))
-        out[n] = tuple(d[m]["write"]["iops"] if m in d else None for m in ("measure1", "measure2"))
-    return {n: out.get(n, (None, None)) for n in range(6)}
+        out[n] = tuple(d[m]["write"]["iops"] for m in COW_MEASURES if m in d)
+    return {n: out.get(n, ()) for n in range(6)}
+
+
+def s003_mid(v, nd=0):
+    """median (min-max) of a CoW point's measurements, for the tables"""
+    if not v:
+        return "—"
+    m = sorted(v)[len(v) // 2] if len(v) % 2 else sum(sorted(v)[len(v) // 2 - 1:len(v) // 2 + 1]) / 2
+    return f"{f(m, nd)} ({f(min(v), nd)}–{f(max(v), nd)})" if len(v) > 1 else f(m, nd)
 
 
 def s003_clean(c):
@@ -390,7 +417,7 @@ def s003_baseline_section(ctx, profiles, res):
     rows, verdict = [], {}
     for t, lab, _, _ in profiles:
         for n in snaps(ctx):
-            for rep in reps(ctx):
+            for rep in reps(ctx, t):
                 c = s003_check(res[t][0], SNAPS=n, REP=rep)
                 if c is None:
                     continue
@@ -464,7 +491,11 @@ def run(ctx):
                  "CEPH_CONF's cluster (default profile: bluestore, 1 OSD on a sparse file, pool size 1); "
                  "librbd cache as its ceph.conf says (the sidecars record which)")]
     seed = s003_cluster(ctx)
-    if seed:
+    if seed:   # the claims read the seed-like cluster: BlueStore's runs are context (SIDE_REPS)
+        ctx.s003_side = ("bluestore",)
+        b = profiles[0]
+        profiles[0] = b[:3] + (b[3] + f"; context only, no claim reads it: {SIDE_REPS} runs of each point, the "
+                               f"CoW sweep measured at {' and '.join(map(str, SIDE_COW_COUNTS))} snapshots",)
         profiles.append(("seedlike", "seed-like (seed003 profile)", seed[0], seed[1]))
     res = {}
     try:
@@ -477,7 +508,7 @@ def run(ctx):
            "`osd_op_history_slow_op_threshold` = 1 s set with `ceph tell osd.* injectargs` "
            "for the run, undone after it):\n\n" +
            "\n".join(f"- **{label}**: {line}" for _, label, _, line in profiles)]
-    runs = {t: s003_runs(res[t][0], ctx) for t in res}
+    runs = {t: s003_runs(res[t][0], ctx, t) for t in res}
     rows = sum((s003_summary(runs[t], lab) for t, lab, _, _ in profiles), [])
     found = "\n".join(s003_findings(runs[t], lab) for t, lab, _, _ in profiles)
     ctx.headline = found.replace("**", "")   # make demo's closing summary
@@ -503,30 +534,32 @@ def run(ctx):
          "SLOW_OPS max"], rows))
     ctx.s003 = {t: res[t] for t in res}   # for seed003_measure (the claims)
     cows = {t: s003_cow(res[t][1]) for t, _, _, _ in profiles}
-    rows = [[n] + sum(([f(cows[t][n][0], 0), f(cows[t][n][1], 0)] for t, _, _, _ in profiles), [])
-            for n in range(6)]
-    head = ["snapshots"] + sum(([f"{lab} #1", f"{lab} #2"] for _, lab, _, _ in profiles), [])
+    rows = [[n] + [s003_mid(cows[t][n]) for t, _, _, _ in profiles] for n in range(6)]
+    head = ["snapshots"] + [f"{lab} IOPS" for _, lab, _, _ in profiles]
     series = []
     for t, lab, _, _ in profiles:
-        series.append((lab, [None if None in cows[t][n] else sum(cows[t][n]) / 2 for n in range(6)]))
+        series.append((lab, [sorted(cows[t][n])[len(cows[t][n]) // 2] if cows[t][n] else None for n in range(6)]))
     SW.svg_plot(os.path.join(ctx.a.out, "seed003-cow.svg"), "seed 003: IOPS after every object was rewritten",
-                "snapshots", [str(n) for n in range(6)], series, "IOPS (mean of 2)")
+                "snapshots", [str(n) for n in range(6)], series, "IOPS (median of the measurements)")
     out.append("### \"Slower with every snapshot even after CoW flattens it\": IOPS by snapshot count\n\n"
                "After each `rbd snap create` every object is rewritten once (4 MiB sequential writes: the "
-               "copy-on-write is done), then two 4 kB randwrite measurements of " f"{cow_runtime(ctx)} s each "
-               "(jobs/seed003-cow.fio) on an image of " +
-               ", ".join(f"{sizes(ctx, t)[1]} ({lab})" for t, lab, _, _ in profiles) + ".\n\n" +
+               f"copy-on-write is done), then {len(COW_MEASURES)} 4 kB randwrite measurements of "
+               f"{cow_runtime(ctx)} s each, one after the other (jobs/seed003-cow.fio; median (min–max) below) "
+               "on an image of " +
+               ", ".join(f"{sizes(ctx, t)[1]} ({lab}" + (f", {' and '.join(map(str, cow_counts(ctx, t)))} snapshots "
+                                                        "only: no claim reads it" if side(ctx, t) else "") + ")"
+                         for t, lab, _, _ in profiles) + ".\n\n" +
                table(head, rows) + "\n\n![IOPS by snapshot count](seed003-cow.svg)")
     syn = {t: s003_cow(res[t][1], "sync") for t, _, _, _ in profiles}
-    rows = [[lab, n, f(syn[t][n][0], 1), f(syn[t][n][1], 1), f(cows[t][n][0], 0), f(cows[t][n][1], 0)]
-            for t, lab, _, _ in profiles for n in SYNC_COUNTS]
+    rows = [[lab, n, s003_mid(syn[t][n], 1), s003_mid(cows[t][n])]
+            for t, lab, _, _ in profiles for n in sync_counts(ctx, t)]
     out.append("### The thread's sync+direct test\n\nPeter Maloney: \"do fio randwrite tests with sync and direct "
                "on the device [...] and then make a few snaps and watch it go way slower\". No kernel rbd client "
                "here: the same CoW job on the image through the engine with `" + " ".join(SYNC_ARGS) + "` (fio's "
                "options: a flush, `rbd_aio_flush`, after every write; librbd has no page cache for direct to bypass), "
                f"right after the plain measurements of {' and '.join(map(str, SYNC_COUNTS))} snapshots (every object "
                "rewritten after each snapshot, as above).\n\n" +
-               table(["cluster", "snapshots", "sync+direct #1", "sync+direct #2", "plain #1", "plain #2"], rows))
+               table(["cluster", "snapshots", "sync+direct IOPS", "plain IOPS"], rows))
     for t, _, env, _ in profiles:
         for n in snaps(ctx):
             pth = os.path.join(pdir(res[t][0], SNAPS=n, REP=1), "snaps.json")

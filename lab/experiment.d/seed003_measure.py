@@ -21,8 +21,8 @@ def measure(ctx):
     if not tag:
         return
     run, cow, hold = (tuple(res[tag]) + (None,))[:3]
-    from seed003 import reps, s003_check, s003_runs, s003_slow_ops
-    runs = s003_runs(run, ctx)
+    from seed003 import COW_MEASURES, reps, s003_check, s003_runs, s003_slow_ops
+    runs = s003_runs(run, ctx, tag)
     alone = not any(n == 1 for n, _, _, _ in runs)   # the demo: SNAPS=3 only
     for n, rep, s, ph in runs:
         r, base = rep - 1, ph.get("baseline")
@@ -54,7 +54,7 @@ def measure(ctx):
     for k, run_k in cow.items():   # ("sync", n): the sync+direct runs
         n = k[1] if isinstance(k, tuple) else k
         d = jobs(point(run_k, SNAPS=n))
-        for r, m in enumerate(("measure1", "measure2")):
+        for r, m in enumerate(COW_MEASURES):
             if m in d:
                 ctx.measure(f"rbd/cow{'sync' if isinstance(k, tuple) else ''}-iops-{n}", r, d[m]["write"]["iops"])
     for rep in (reps(ctx) if hold else ()):   # one snapshot held long: the onset

@@ -38,11 +38,12 @@ def wakeup_us(rounds=3, n=2000):
     return sorted(times)[len(times) // 2]
 
 
-QUIET_CORES = 0.3       # the machine is quiet when fewer cores than this are busy (a 1 s average)
-QUIET_MAX = 30          # seconds to wait for it at most
+QUIET_CORES = 0.3       # the machine is quiet when fewer cores than this are busy (averaged over
+QUIET_WINDOW = 0.5      # this many seconds: 100 ticks of /proc/stat on 2 cores, and half the cost
+QUIET_MAX = 30          # of a 1 s window before each of make results' ~350 points); seconds to wait at most
 
 
-def busy_cores(dt=1.0):
+def busy_cores(dt=QUIET_WINDOW):
     """cores busy over the next DT seconds (/proc/stat: all but idle and iowait)."""
     def snap():
         with open("/proc/stat") as f:
@@ -55,7 +56,7 @@ def busy_cores(dt=1.0):
 
 
 def quiet(max_wait=QUIET_MAX, cores=QUIET_CORES, busy=busy_cores):
-    """Wait until the machine is quiet (fewer than CORES cores busy over 1 s), at
+    """Wait until the machine is quiet (fewer than CORES cores busy over QUIET_WINDOW s), at
     most MAX_WAIT seconds: what the run before left behind (the Ceph daemons'
     deferred writes and compaction after a run on a target, a server's exit) is
     not charged to the next run. The seconds waited (>= MAX_WAIT: gave up)."""
