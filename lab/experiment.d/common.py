@@ -99,7 +99,7 @@ class Ctx:
         the run folder's reruns.json, which the pack keeps: --replay and
         --rejudge repeat the run's own reruns instead of judging again.
         control: the measurement keys' prefix of the seed's reference target
-        ("local/")."""
+        ("local/"), or a tuple of such prefixes."""
         for rep in self.each_repeat(control):
             one(rep)
 
@@ -152,7 +152,7 @@ class Ctx:
 
 def disturbed(m, control, reps, off=DISTURBED):
     """[(repeat, key, value, median)] of the measurements m under the prefix
-    control whose value in a repeat is more than off times above or below
+    control (a str, or a tuple of them) whose value in a repeat is more than off times above or below
     their median over the repeats (needs 3 repeats: of two, neither is the
     odd one)."""
     bad = []

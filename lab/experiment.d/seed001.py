@@ -15,9 +15,9 @@ LOCAL64 = 4000
 # pgbench scale and shared_buffers: the seed's 1 GB against ~5 GB (scale 300)
 # is 1/5; kept at a size loaded in seconds (a scale is ~15 MB of tables)
 SIZES = {"short": (10, "32m"), "full": (30, "96m")}
-# seconds a connection count runs, the model's and the real pgbench's: 8 s is
-# 2,000-30,000 transactions here (12 s cost make results 7 minutes more)
-RUNTIME = {"short": 5, "full": 8}
+# seconds a connection count runs, the model's and the real pgbench's: 6 s is
+# 1,500-25,000 transactions here (12 s cost make results 10 minutes more)
+RUNTIME = {"short": 5, "full": 6}
 LABEL = {"local": "local disk", "ext4rbd": "ext4 on 2 RBD images"}
 
 
