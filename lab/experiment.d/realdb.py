@@ -322,8 +322,8 @@ def seed002_page(ctx, targets, rows):
                 [("Printing schema (mariadb-dump --no-data)", "schema", 3),
                  ("Compressed export (mariadb-dump \\| gzip)", "export", 2)], targets)
     return s and s.replace("\n\n", "\n\nThe seed's two commands run by a real MariaDB 10.11 on the local disk and "
-                           "on the GlusterFS volume as set up, in the same repeats, right after the model's jobs "
-                           f"there (lab/experiment.d/realdb.py; commands under \"Exact commands\"). Its data is "
+                           "on the GlusterFS volume as set up, in repeats of their own after the model's "
+                           f"(lab/experiment.d/realdb.py; commands under \"Exact commands\"). Its data is "
                            f"one table of {rows} sysbench rows, not the model's data file.\n\n", 1)
 
 
