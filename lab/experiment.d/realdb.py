@@ -1,7 +1,8 @@
 # lab/experiment.d/realdb.py - the real database beside the model: the seed
 # operations that MariaDB 10.11 and PostgreSQL 15 can run here, run by the
 # real server (python/dbfio/servers.py) on the same targets as the model, in
-# the same repeat, right after the model's jobs on that target. Each figure
+# the same repeat, right after the model's jobs on that target (seed 002's
+# dumps: in repeats of their own after the model's, seed002.py). Each figure
 # goes under REAL + the model's key ("real:ext4rbd/create"), so
 # claims.py judges a claim a second time, with the same verdict function, on
 # the real server's figures.
