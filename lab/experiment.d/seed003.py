@@ -20,7 +20,7 @@
 # into the figures results/claims/seed003.json names. --demo (make demo)
 # runs the SNAPS=3 point once per cluster, on smaller images, and the CoW
 # sweep at 1 and 5 snapshots only.
-import datetime, json, os, subprocess, time
+import datetime, json, os, statistics, subprocess, time
 from common import REPO, SW, f, jobs, log, pdir, point, side_cluster, sidecar, table
 
 
@@ -404,7 +404,7 @@ def s003_mid(v, nd=0):
     """median (min-max) of a CoW point's measurements, for the tables"""
     if not v:
         return "—"
-    m = sorted(v)[len(v) // 2] if len(v) % 2 else sum(sorted(v)[len(v) // 2 - 1:len(v) // 2 + 1]) / 2
+    m = statistics.median(v)
     return f"{f(m, nd)} ({f(min(v), nd)}–{f(max(v), nd)})" if len(v) > 1 else f(m, nd)
 
 
@@ -539,7 +539,7 @@ def run(ctx):
     head = ["snapshots"] + [f"{lab} IOPS" for _, lab, _, _ in profiles]
     series = []
     for t, lab, _, _ in profiles:
-        series.append((lab, [sorted(cows[t][n])[len(cows[t][n]) // 2] if cows[t][n] else None for n in range(6)]))
+        series.append((lab, [statistics.median(cows[t][n]) if cows[t][n] else None for n in range(6)]))
     SW.svg_plot(os.path.join(ctx.a.out, "seed003-cow.svg"), "seed 003: IOPS after every object was rewritten",
                 "snapshots", [str(n) for n in range(6)], series, "IOPS (median of the measurements)")
     out.append("### \"Slower with every snapshot even after CoW flattens it\": IOPS by snapshot count\n\n"
