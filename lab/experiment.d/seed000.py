@@ -302,7 +302,11 @@ time, from `checkpoint_log`). **Scaled down:** the 100K stage runs 10000 of its 
 results`); its 625 pages are all flushed. Our r (the fit rows above) is the statement's time: {stmt} µs as
 calibrated, near the seed's 64–79 µs on CephFS, and longer on a loaded 2-core machine (the CPU is burned as thread CPU
 time shared with the Ceph daemons, and a round-trip sleep of a few µs wakes up late); it is the same on every target,
-so the targets' ratios sit near 1 and the spread of the repeats decides their side. Our F — a CREATE on one local OSD and the page flush — is
+so the targets' ratios sit near 1. Each stage runs on one CPU (`cpus_allowed=0` in the job; the real MariaDB's server
+threads and client are pinned the same way for its record stages): a statement hands over twice between the
+connection and its client, and when the scheduler has put them on two vCPUs each hand-over wakes the other one, which
+costs more than the storage adds to a stage. The scheduler changes that placement from stage to stage, so unpinned the
+host, not the target, decided the ratios' side (the job file's header gives the measurement). Our F — a CREATE on one local OSD and the page flush — is
 milliseconds where the seed's was seconds, so our rows dominate even the 1000-record stage and the growth is
 close to linear: the seed's sublinear shape came from its slow fixed part (a 4.2 s CREATE), not from its rows."""
 

@@ -82,6 +82,22 @@ def descendants(pid):
     return out
 
 
+def pin(pids, cpus):
+    """Every thread of pids and of their descendants allowed on cpus (a set
+    of CPU numbers) only; threads they start later inherit it. A thread
+    that ends meanwhile is skipped."""
+    for pid in list(pids) + [d for p in pids for d in descendants(p)]:
+        try:
+            tids = os.listdir("/proc/%d/task" % pid)
+        except OSError:
+            continue
+        for tid in tids:
+            try:
+                os.sched_setaffinity(int(tid), cpus)
+            except (ProcessLookupError, FileNotFoundError):
+                pass
+
+
 def starttime(pid):
     """The pid's start time (clock ticks since boot), None if it is gone or
     a zombie: (pid, starttime) names one process even when pids are reused."""

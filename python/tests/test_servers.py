@@ -188,3 +188,40 @@ def test_session_timeout():
             s._roundtrip("COMMIT", 1)
     finally:
         s.close()
+
+
+def allowed(tid_dir):
+    """The kernel's Cpus_allowed_list of one thread (/proc/PID/task/TID/status)."""
+    with open(os.path.join(tid_dir, "status")) as f:
+        return next(ln.split(":", 1)[1].strip() for ln in f if ln.startswith("Cpus_allowed_list"))
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two CPUs to tell a pin from none")
+def test_pin_every_thread_and_child():
+    # a process with a second thread, and a child of it: all of them pinned,
+    # a thread started after the pin too; then given every CPU back
+    prog = ("import os, subprocess, threading, time, sys\n"
+            "threading.Thread(target=time.sleep, args=(30,), daemon=True).start()\n"
+            "c = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(30)'])\n"
+            "print(c.pid, flush=True)\n"
+            "sys.stdin.readline()\n"
+            "threading.Thread(target=time.sleep, args=(30,), daemon=True).start()\n"
+            "print('late', flush=True)\n"
+            "sys.stdin.readline()\n"
+            "c.kill()\n")
+    p = subprocess.Popen([sys.executable, "-c", prog], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        child = int(p.stdout.readline())
+        every = os.sched_getaffinity(0)
+        servers.pin([p.pid], {0})
+        p.stdin.write("\n")
+        p.stdin.flush()
+        assert p.stdout.readline().strip() == "late"
+        tasks = [f"/proc/{pid}/task/{t}" for pid in (p.pid, child) for t in os.listdir(f"/proc/{pid}/task")]
+        assert len(tasks) >= 4
+        assert {allowed(t) for t in tasks} == {"0"}
+        servers.pin([p.pid], every)
+        assert {allowed(t) for t in tasks} == {allowed("/proc/self/task/%d" % os.getpid())}
+    finally:
+        p.kill()
+        p.wait()
