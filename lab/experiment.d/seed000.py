@@ -39,10 +39,10 @@ REPL_BC_JOBS, REPL_BC_REPEATS = ("install-db", "records"), 1
 OLTP_RUNTIME = 6
 # the control a disturbed repeat shows on (common.disturbed): the local
 # directory's whole operations. Not its syscall means (a few µs a call, which
-# one page-cache miss doubles) nor the 1000-record stage: it lasts 0.1 s and
-# holds one of the log's once-a-second flushes or none, so it is 0.045 or
-# 0.10 s in undisturbed repeats (both full runs of 2026-12-05 reran a repeat
-# for it, ~3 minutes each)
+# one page-cache miss doubles) nor the 1000-record stage (a few hundredths of
+# a second; unpinned it was 0.045 or 0.10 s in undisturbed repeats, as the
+# scheduler placed its two threads, and both full runs of 2026-12-05 reran
+# a repeat for it, ~3 minutes each)
 CONTROL = ("local/install", "local/create", "local/drop", "local/rec-10k", "local/rec-100k", "local/oltp-txps")
 
 
