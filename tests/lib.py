@@ -21,6 +21,7 @@ import math
 import os
 import re
 import sys
+import threading
 import traceback
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -1569,7 +1570,32 @@ def seed000_records(tmp):
     print("fixture: rec-1k 0.158 s, rec-10k 1.407 s, rec-100k 15.040 s (0.004 + 10 x 1.5 + 0.020 + 0.016)")
     ctx = common.Ctx(argparse.Namespace(out=os.path.join(tmp, "out0"), short=True, repeats=1), "seed000")
     env = common.target_env(ctx, "local", {"STORE": "posix"}, "records")
-    r = ctx.sweep("jobs/seed000-records.fio", {"FLAVOR": "mariadb"}, env, "local/records/r1")
+    # the stages on one CPU (cpus_allowed=0), the engines' own threads with them: the kernel's
+    # Cpus_allowed_list of fio's tasks, read while it runs
+    pinned, stop = [0], threading.Event()
+
+    def watch():
+        while not stop.wait(0.02):
+            for pid in (p for p in os.listdir("/proc") if p.isdigit()):
+                try:
+                    if b"seed000-records.fio" not in open(f"/proc/{pid}/cmdline", "rb").read():
+                        continue
+                    lists = []
+                    for t in os.listdir(f"/proc/{pid}/task"):
+                        lists += [ln.split(":")[1].strip() for ln in open(f"/proc/{pid}/task/{t}/status")
+                                  if ln.startswith("Cpus_allowed_list")]
+                except OSError:
+                    continue
+                pinned[0] = max(pinned[0], lists.count("0"))
+    w = threading.Thread(target=watch)
+    w.start()
+    try:
+        r = ctx.sweep("jobs/seed000-records.fio", {"FLAVOR": "mariadb"}, env, "local/records/r1")
+    finally:
+        stop.set()
+        w.join()
+    assert pinned[0] >= 2, f"{pinned[0]} of fio's threads on CPU 0 only: a stage's job and its client thread"
+    print(f"pinned: up to {pinned[0]} of fio's threads allowed on CPU 0 only")
     d = common.jobs(common.point(r, FLAVOR="mariadb"))
     assert len(d) == 9 and all(j["error"] == 0 for j in d.values()), d
     pd = common.pdir(r, FLAVOR="mariadb")
