@@ -102,7 +102,8 @@ def seed000_cmds(stm, rt):
             f"`mariadbd --no-defaults --innodb-flush-method=fsync`, {stm} × `CREATE TABLE {TABLE}` then {stm} × "
             "`DROP TABLE` (each timed, one session), record stages: `CREATE TABLE` + N × `INSERT INTO t (v) "
             "VALUES (...)` (autocommit, `innodb_flush_log_at_trx_commit=0`) + `FLUSH TABLES t FOR EXPORT` for N = "
-            "1000, 10000, 100000 (the server's threads and the client on CPU 0 meanwhile, as the model), `sysbench oltp_read_write --tables=1 --table-size=100000 --rand-type=uniform "
+            "1000, 10000, 100000 (the server's threads and the client on CPU 0 meanwhile, as the model), "
+            "`sysbench oltp_read_write --tables=1 --table-size=100000 --rand-type=uniform "
             f"--threads=1 --time={rt}` (trx_commit 1)")
 
 
@@ -144,18 +145,17 @@ def mariadb_run(base, out, stm, rt):
             figs["create"] = sum(s.timed(f"CREATE TABLE {n} {TABLE}") for n in names) / stm
             figs["drop"] = sum(s.timed(f"DROP TABLE {n}") for n in names) / stm
             srv.sql("SET GLOBAL innodb_flush_log_at_trx_commit = 0")
-            every = os.sched_getaffinity(0)
-            try:
-                for tag, n in RECORDS:
-                    servers.pin([srv.proc.pid, s.p.pid], REC_CPUS)
+            ends, every = [srv.proc.pid, s.p.pid], os.sched_getaffinity(0)
+            for tag, n in RECORDS:
+                servers.pin(ends, REC_CPUS)
+                try:
                     figs[f"rec-{tag}"] = records(s, f"realdb_rec{tag}", n)
-                    servers.pin([srv.proc.pid, s.p.pid], every)
-                    rows = int(srv.sql(f"SELECT COUNT(*) FROM realdb_rec{tag}").strip())
-                    if rows != n:
-                        raise servers.Fail(f"rec-{tag}: {rows} rows in the table after {n} INSERTs")
-                    figs[f"rows-{tag}"] = rows
-            finally:
-                servers.pin([srv.proc.pid, s.p.pid], every)
+                finally:
+                    servers.pin(ends, every)
+                rows = int(srv.sql(f"SELECT COUNT(*) FROM realdb_rec{tag}").strip())
+                if rows != n:
+                    raise servers.Fail(f"rec-{tag}: {rows} rows in the table after {n} INSERTs")
+                figs[f"rows-{tag}"] = rows
             srv.sql("SET GLOBAL innodb_flush_log_at_trx_commit = 1")
         finally:
             s.close()
