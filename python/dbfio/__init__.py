@@ -10,6 +10,8 @@
     dbfio.servers   throwaway PostgreSQL 15 and MariaDB 10.11 servers in a
                     scratch directory: set up, start, SQL, stop (lab/dbtrace,
                     txncalib, ddlcalib, commitgap)
+    dbfio.termination  SIGTERM/SIGHUP raise SystemExit, so a killed lab
+                    tool's `finally` blocks undo what it started
 
 Scripts import it by module: they put <repo>/python on sys.path (computed
 from their own location) or run with PYTHONPATH set (tests/lib.sh does).

@@ -1,0 +1,25 @@
+"""A lab tool killed with SIGTERM or SIGHUP cleans up as it does on a failure.
+
+Python's default for SIGTERM ends the process at once, so no `finally` runs:
+a lab tool stopped that way (a session's time limit, `kill`, a closed
+terminal) left its database servers running, its loop devices mounted and
+throttled for everyone, the cluster it started up. exit_on_signals() makes
+either signal raise SystemExit(128 + signal) where the program is, so the
+same `finally` blocks that undo a failure undo a kill. A second signal
+during that clean-up is ignored (SIGKILL still ends it).
+"""
+import signal
+import sys
+
+SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
+
+def _exit(signum, _frame):
+    for s in SIGNALS:
+        signal.signal(s, signal.SIG_IGN)
+    sys.exit(128 + signum)
+
+
+def exit_on_signals():
+    for s in SIGNALS:
+        signal.signal(s, _exit)

@@ -1,0 +1,47 @@
+"""dbfio.termination: a SIGTERM or SIGHUP runs the program's finally blocks."""
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+PYTHON = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+PROGRAM = """
+import sys, time
+sys.path.insert(0, %r)
+from dbfio.termination import exit_on_signals
+if sys.argv[2] == "on":
+    exit_on_signals()
+try:
+    open(sys.argv[1] + ".started", "w").close()
+    time.sleep(60)
+finally:
+    open(sys.argv[1], "w").write("undone")
+"""
+
+
+def killed(tmp_path, sig, mode):
+    mark = str(tmp_path / "mark")
+    p = subprocess.Popen([sys.executable, "-c", PROGRAM % PYTHON, mark, mode])
+    for _ in range(500):
+        if os.path.exists(mark + ".started"):
+            break
+        time.sleep(0.01)
+    p.send_signal(sig)
+    rc = p.wait(timeout=20)
+    return rc, os.path.exists(mark)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+def test_signal_runs_finally(tmp_path, sig):
+    rc, undone = killed(tmp_path, sig, "on")
+    assert undone, "the finally block did not run"
+    assert rc == 128 + sig
+
+
+def test_default_skips_finally(tmp_path):
+    """The oracle's own check: without it, Python's default ends the process at once."""
+    rc, undone = killed(tmp_path, signal.SIGTERM, "off")
+    assert not undone and rc == -signal.SIGTERM
