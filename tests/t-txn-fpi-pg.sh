@@ -78,8 +78,11 @@ EOF
 read -r mfpi bytes <<<"$model"
 echo "real PostgreSQL 15 after txncalib's checkpoint: $n transactions, $real full-page images each" \
 	"(pg_stat_wal.wal_fpi); the model: $bytes WAL bytes written (strace), $mfpi images each"
-py check "$real >= 0.2" ||
-	fail "the real run logged $real full-page images a transaction: it did not start from a checkpoint"
+# From a checkpoint every page's first change logs an image: at scale 2 (~3,300 account pages) a 4 s
+# run logs over 1000 of them, or over 0.2 a transaction when it makes few; without the checkpoint
+# ~0.01 a transaction. A fast host's many transactions dilute the share, not the count.
+py check "$real >= 0.2 or $real * $n >= 1000" ||
+	fail "the real run logged $real full-page images a transaction ($n transactions): it did not start from a checkpoint"
 py check "abs($mfpi / $real - 1) <= 0.25" ||
 	fail "full-page images a transaction: the model's $mfpi, real PostgreSQL's $real: more than 25 % apart"
 ok "full-page images a transaction from a checkpoint: real $real, model $mfpi ($n transactions)"
