@@ -18,7 +18,10 @@ try:
     open(sys.argv[1] + ".started", "w").close()
     time.sleep(60)
 finally:
-    open(sys.argv[1], "w").write("undone")
+    import subprocess
+    status = subprocess.run(["cat", "/proc/self/status"], capture_output=True, text=True).stdout
+    ign = int([x for x in status.splitlines() if x.startswith("SigIgn:")][0].split()[1], 16)
+    open(sys.argv[1], "w").write("undone %%d" %% ign)
 """
 
 
@@ -31,7 +34,7 @@ def killed(tmp_path, sig, mode):
         time.sleep(0.01)
     p.send_signal(sig)
     rc = p.wait(timeout=20)
-    return rc, os.path.exists(mark)
+    return rc, os.path.exists(mark) and open(mark).read()
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
@@ -39,6 +42,8 @@ def test_signal_runs_finally(tmp_path, sig):
     rc, undone = killed(tmp_path, sig, "on")
     assert undone, "the finally block did not run"
     assert rc == 128 + sig
+    ignored = int(undone.split()[1])
+    assert not ignored & (1 << (signal.SIGTERM - 1)), "a program the clean-up starts ignores SIGTERM"
 
 
 def test_default_skips_finally(tmp_path):
