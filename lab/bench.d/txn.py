@@ -10,7 +10,7 @@ def pairs(work):
     d = os.path.join(work, "txn")
     os.makedirs(d, exist_ok=True)
     txn = (f"fio --name=txn --ioengine=external:{B}/txn.so --directory={d}/txn --rw=write "
-           f"--flavor=postgres --txn_profile=insert --txn_log_bytes=8192 --full_page_writes=0 "
+           f"--flavor=postgres --calibration=none --txn_profile=insert --txn_log_bytes=8192 --full_page_writes=0 "
            f"--rtt=0 --cpu_per_stmt=0 --time_based --runtime=3 --output-format=json")
     rl = (f"fio --name=redolog --ioengine=external:{B}/redolog.so --directory={d}/rl --rw=write "
           f"--flavor=postgres --bs=8k --iodepth=1 --time_based --runtime=3 --output-format=json")
