@@ -1,11 +1,12 @@
 #!/bin/bash
-# Description: client_process=1: each connection's client is a process in a session of its own (/proc), its CPU in rusage
+# Description: client_process=1: the clients are threads of one process in a session of its own (/proc), their CPU in rusage
 # Tier: quick
 # Timeout: 200
-# In full: 2 connections of read_only with client_process=1: while fio runs, /proc shows 2 children of
-# fio, each in a session (and so, under the kernel's autogroups, a scheduling group) other than fio's, as
-# PostgreSQL's backends are against pgbench; and fio's user+sys time (the kernel's wait4 rusage, its
-# reaped children included) grows by the client's CPU: 2 x 100 transactions x 16 statements x 1 ms.
+# In full: 2 connections of read_only with client_process=1: while fio runs, /proc shows one child of
+# fio, the leader of a session (and so, under the kernel's autogroups, a scheduling group) other than
+# fio's, as pgbench is against PostgreSQL's backends, with a client thread for each connection beside
+# its main one; and fio's user+sys time (the kernel's wait4 rusage, its reaped children included)
+# grows by the clients' CPU: 2 x 100 transactions x 16 statements x 1 ms.
 . "$(dirname "$0")/lib.sh"
 E=$B/txn.so
 mkdir -p "$TMP/sess"
@@ -14,21 +15,27 @@ mkdir -p "$TMP/sess"
 	--table_size=1000 --numjobs=2 --number_ios=100 --client_process=1 --client_cpu_per_stmt=1ms \
 	2>"$TMP/sess.err" &
 pid=$!
-seen="" fsid=""
+seen="" fsid="" threads=0
 for _ in $(seq 200); do
 	[ -n "$fsid" ] || fsid=$(ps -o sid= -p "$pid" | tr -d ' ')
 	kids=$(ps --ppid "$pid" -o pid=,sid= 2>/dev/null | awk '{ printf "%s:%s ", $1, $2 }')
-	[ -n "$kids" ] && seen=$kids && [ "$(wc -w <<<"$kids")" -ge 2 ] && break
+	if [ -n "$kids" ]; then
+		seen=$kids
+		k=${kids%% *}
+		n=$(ls "/proc/${k%%:*}/task" 2>/dev/null | wc -l)
+		[ "$n" -gt "$threads" ] && threads=$n
+		[ "$threads" -ge 3 ] && break
+	fi
 	sleep 0.05
 done
 wait "$pid" || { cat "$TMP/sess.err"; fail "client_process=1: fio failed"; }
-echo "fio $pid (session $fsid); its children pid:session $seen"
-[ "$(wc -w <<<"$seen")" = 2 ] || fail "client_process=1, 2 connections: /proc shows children '$seen', not 2"
-for k in $seen; do
-	[ "${k#*:}" != "$fsid" ] && [ "${k#*:}" = "${k%%:*}" ] ||
-		fail "client_process=1: child ${k%%:*} is in session ${k#*:}, not a session of its own (fio's: $fsid)"
-done
-ok "client_process=1: 2 clients, each the leader of a session of its own (fio's is $fsid)"
+echo "fio $pid (session $fsid); its children pid:session $seen, the child's threads at most $threads"
+[ "$(wc -w <<<"$seen")" = 1 ] || fail "client_process=1, 2 connections: /proc shows children '$seen', not one process"
+k=${seen%% *}
+[ "${k#*:}" != "$fsid" ] && [ "${k#*:}" = "${k%%:*}" ] ||
+	fail "client_process=1: child ${k%%:*} is in session ${k#*:}, not a session of its own (fio's: $fsid)"
+[ "$threads" -ge 3 ] || fail "client_process=1, 2 connections: the clients' process has $threads threads, not a client thread for each beside its main one"
+ok "client_process=1: 2 clients, threads of one process leading a session of its own (fio's is $fsid)"
 cpu() {	# cpu NAME ARGS...: CPU = user+sys seconds of fio, its reaped children included
 	local n=$1; shift
 	CPU=$(py rusage "$FIO" --output-format=json --output="$TMP/$n.json" --name="$n" --ioengine="external:$E" \

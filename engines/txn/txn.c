@@ -200,9 +200,9 @@ static struct fio_option options[] = {
 		"and handed it back as over loopback (two wake-ups a statement); 0: burned by the "
 		"connection's own thread", "1"),
 	FIO_ENGINE_BOOL(T, "client_process", client_process,
-		"client_thread=1's client as a process in a session of its own, as a PostgreSQL "
-		"backend is (setsid: its own scheduling group under the kernel's autogroups), so "
-		"each hand-over wakes another group as pgbench's and its backend's do", "0"),
+		"client_thread=1's clients as threads of one process in a session of its own, as "
+		"pgbench or sysbench is (setsid: a scheduling group under the kernel's autogroups), "
+		"so each hand-over wakes another group and address space as a client's does", "0"),
 	FIO_ENGINE_BOOL(T, "row_locks", row_locks,
 		"An UPDATE holds its row until the transaction ends (tpcb: clients queue on its "
 		"scale branch rows)", "1"),

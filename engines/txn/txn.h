@@ -444,11 +444,13 @@ struct txn_client {
 	uint64_t ns;			/* CPU a statement, burned by the client */
 	struct dbtime dt;		/* the client thread's own account and working set */
 	int started;
-	pid_t pid;			/* client_process=1: the client's process, else 0 */
+	uint64_t ws;			/* bytes, the client's working set */
+	int hosted;			/* client_process=1: a thread of the clients' process */
 };
 /*
- * Start the client (burns ns a statement over ws bytes): a thread of the
- * connection's, or with proc a process in a session of its own. -> 0 or -errno.
+ * Start the client (burns ns a statement over ws bytes): a thread of fio's,
+ * or with proc a thread of the clients' process, in a session of its own
+ * (txn_client.c). -> 0 or -errno.
  */
 int txn_client_start(struct txn_client *c, uint64_t ns, uint64_t ws, int proc);
 /* Hand a statement's reply to the client, which burns its CPU ... */

@@ -15,10 +15,11 @@
  */
 #include <errno.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/eventfd.h>
-#include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -57,7 +58,7 @@ static void *client_main(void *arg)
 		if (give(c->to_server, 1))
 			break;
 	}
-	if (c->pid)	/* the process: its CPU back to the connection, + 1 (never 0) */
+	if (c->hosted)	/* in the host: its CPU back to the connection, + 1 (never 0) */
 		give(c->to_server, c->dt.cpu_ns + 1);
 	else
 		dbtime_exit(&c->dt);
@@ -65,31 +66,168 @@ static void *client_main(void *arg)
 }
 
 /*
- * client_process=1: the client as a process in a session of its own. A
- * PostgreSQL backend calls setsid(), so with the kernel's autogroups (Debian's
- * default) each backend is a scheduling group of its own, and each hand-over
- * between pgbench and its backend wakes another group: on a machine busy with
- * other sessions' work that wake-up waits far longer than one between two
- * threads of one process (fio's), whose group keeps its share of the core.
- * The child makes no call that may take a lock another thread of fio held at
- * fork(): no malloc (its working set was allocated before), reads, writes and
- * the thread's CPU clock only.
+ * client_process=1: the clients as threads of one process in a session of
+ * its own, as pgbench or sysbench is: one program beside the server. With the
+ * kernel's autogroups (Debian's default) a session is a scheduling group, so
+ * each hand-over between a client and its connection wakes another group, and
+ * crosses address spaces, as one between pgbench and its backend does; on a
+ * machine busy with other sessions' work (the Ceph daemons, other users) that
+ * wake-up waits far longer than one inside fio's group. One session for every
+ * client, not one each: 64 client sessions against fio's one would take the
+ * cores from the connections, the roles of pgbench (one session) and its 64
+ * backends swapped.
+ *
+ * The host is forked by the first connection to start a client and ends when
+ * the last one stops (fio reaps it, so the clients' CPU is in fio's rusage).
+ * Each connection sends it its two eventfds (SCM_RIGHTS) and the client's CPU;
+ * a client thread there gives its CPU total back when stopped. The host makes
+ * no call that may take a lock another thread of fio held at fork() but
+ * malloc, which glibc's fork() leaves usable.
  */
-static int client_fork(struct txn_client *c)
-{
-	pid_t pid = fork();
+struct host_msg {
+	uint64_t ns, ws;
+};
 
-	if (pid < 0)
-		return -errno;
-	if (!pid) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		setsid();
-		c->pid = 1;
-		client_main(c);
-		_exit(0);
+static pthread_mutex_t host_lock = PTHREAD_MUTEX_INITIALIZER;
+static int host_fd = -1;	/* fio's end of the socket; -1: no host */
+static pid_t host_pid;
+static unsigned int host_refs;
+
+static void *host_client(void *arg)
+{
+	struct txn_client *c = arg;
+
+	client_main(c);
+	dbtime_exit(&c->dt);
+	close(c->to_client);
+	close(c->to_server);
+	free(c);
+	return NULL;
+}
+
+/* The host's loop: a client thread for each connection's message, until fio closes. */
+static void host_main(int fd)
+{
+	for (;;) {
+		char cbuf[CMSG_SPACE(2 * sizeof(int))];
+		struct host_msg m;
+		struct iovec iov = { .iov_base = &m, .iov_len = sizeof(m) };
+		struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf,
+				     .msg_controllen = sizeof(cbuf) };
+		struct cmsghdr *cm;
+		struct txn_client *c;
+		ssize_t n = recvmsg(fd, &mh, MSG_CMSG_CLOEXEC);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n != sizeof(m))
+			break;	/* 0: the last connection stopped, or fio died */
+		cm = CMSG_FIRSTHDR(&mh);
+		if (!cm || cm->cmsg_type != SCM_RIGHTS || cm->cmsg_len != CMSG_LEN(2 * sizeof(int)))
+			break;
+		c = calloc(1, sizeof(*c));
+		if (!c)
+			break;
+		memcpy(&c->to_client, CMSG_DATA(cm), sizeof(int));
+		memcpy(&c->to_server, CMSG_DATA(cm) + sizeof(int), sizeof(int));
+		c->ns = m.ns;
+		c->hosted = 1;	/* gives its CPU back when stopped */
+		if (dbtime_ws_init(&c->dt, m.ws) || pthread_create(&c->th, NULL, host_client, c))
+			break;	/* the connection's wait fails: -EPIPE */
+		pthread_detach(c->th);
 	}
-	c->pid = pid;
+	/* every client has given its CPU back (or fio died): their threads end with the process */
+	_exit(0);
+}
+
+static int host_start(void)
+{
+	int sv[2];
+	pid_t pid;
+
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		int ret = -errno;
+
+		close(sv[0]);
+		close(sv[1]);
+		return ret;
+	}
+	if (!pid) {
+		close(sv[0]);
+		setsid();
+		host_main(sv[1]);
+	}
+	close(sv[1]);
+	host_fd = sv[0];
+	host_pid = pid;
 	return 0;
+}
+
+/* Under host_lock: the last client stopped, so the host ends; reaped here, its CPU in fio's rusage. */
+static void host_stop(void)
+{
+	close(host_fd);
+	host_fd = -1;
+	while (waitpid(host_pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	host_pid = 0;
+}
+
+/* A client thread in the host for C's eventfds. */
+static int host_client_start(struct txn_client *c)
+{
+	struct host_msg m = { .ns = c->ns, .ws = c->ws };
+	char cbuf[CMSG_SPACE(2 * sizeof(int))] = { 0 };
+	struct iovec iov = { .iov_base = &m, .iov_len = sizeof(m) };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf,
+			     .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
+	int ret = 0;
+
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(2 * sizeof(int));
+	memcpy(CMSG_DATA(cm), &c->to_client, sizeof(int));
+	memcpy(CMSG_DATA(cm) + sizeof(int), &c->to_server, sizeof(int));
+	pthread_mutex_lock(&host_lock);
+	if (host_fd < 0)
+		ret = host_start();
+	if (!ret) {
+		while (sendmsg(host_fd, &mh, MSG_NOSIGNAL) < 0)
+			if (errno != EINTR) {
+				ret = -errno;
+				break;
+			}
+		if (!ret)
+			host_refs++;
+		else if (!host_refs)
+			host_stop();
+	}
+	pthread_mutex_unlock(&host_lock);
+	if (!ret)
+		c->hosted = 1;
+	return ret;
+}
+
+/* Stopped (given 2): the client's CPU total back from the host, then the host ends with the last. */
+static void host_client_stop(struct txn_client *c)
+{
+	struct pollfd pfd = { .fd = c->to_server, .events = POLLIN };
+	uint64_t v;
+
+	/* a client that died writes nothing: waits 10 s at most */
+	while (poll(&pfd, 1, 10000) < 0 && errno == EINTR)
+		;
+	if ((pfd.revents & POLLIN) && read(c->to_server, &v, sizeof(v)) == sizeof(v) && v)
+		c->dt.cpu_ns = v - 1;
+	pthread_mutex_lock(&host_lock);
+	if (!--host_refs)
+		host_stop();
+	pthread_mutex_unlock(&host_lock);
+	c->hosted = 0;
 }
 
 int txn_client_start(struct txn_client *c, uint64_t ns, uint64_t ws, int proc)
@@ -97,21 +235,26 @@ int txn_client_start(struct txn_client *c, uint64_t ns, uint64_t ws, int proc)
 	int ret;
 
 	c->ns = ns;
-	c->pid = 0;
+	c->ws = ws;
+	c->hosted = 0;
 	c->to_client = eventfd(0, EFD_CLOEXEC);
 	c->to_server = eventfd(0, EFD_CLOEXEC);
 	if (c->to_client < 0 || c->to_server < 0) {
 		ret = -errno;
 		goto fail;
 	}
-	ret = dbtime_ws_init(&c->dt, ws);
+	if (proc) {
+		ret = host_client_start(c);	/* its working set is the host's */
+	} else {
+		ret = dbtime_ws_init(&c->dt, ws);
+		if (!ret) {
+			ret = -pthread_create(&c->th, NULL, client_main, c);
+			if (ret)
+				dbtime_exit(&c->dt);
+		}
+	}
 	if (ret)
 		goto fail;
-	ret = proc ? client_fork(c) : -pthread_create(&c->th, NULL, client_main, c);
-	if (ret) {
-		dbtime_exit(&c->dt);
-		goto fail;
-	}
 	c->started = 1;
 	return 0;
 fail:
@@ -142,20 +285,10 @@ void txn_client_stop(struct txn_client *c)
 	if (!c->started)
 		return;
 	give(c->to_client, 2);	/* even: stop */
-	if (c->pid) {
-		struct pollfd pfd = { .fd = c->to_server, .events = POLLIN };
-		uint64_t v;
-
-		/* reaped first: a client that died wrote nothing, and the read must not wait */
-		while (waitpid(c->pid, NULL, 0) < 0 && errno == EINTR)
-			;
-		if (poll(&pfd, 1, 0) == 1 && read(c->to_server, &v, sizeof(v)) == sizeof(v) && v)
-			c->dt.cpu_ns = v - 1;
-		dbtime_exit(&c->dt);
-		c->pid = 0;
-	} else {
+	if (c->hosted)
+		host_client_stop(c);
+	else
 		pthread_join(c->th, NULL);
-	}
 	close(c->to_client);
 	close(c->to_server);
 	c->started = 0;
