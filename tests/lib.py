@@ -468,8 +468,9 @@ def metastorm_counts(trace, table_json, flavor):
              "unlinkat": "unlink", "unlink": "unlink", "renameat": "rename",
              "renameat2": "rename", "rename": "rename", "mkdirat": "mkdir", "mkdir": "mkdir",
              "newfstatat": "fstat", "fstat": "fstat", "ftruncate": "truncate", "rmdir": "rmdir",
-             "lseek": "lseek_end", "fallocate": "fallocate"}
-    seen = {v: 0 for v in names.values()}
+             "lseek": "lseek_end", "fallocate": "fallocate", "access": "access",
+             "faccessat": "access", "faccessat2": "access"}
+    seen = {v: 0 for v in list(names.values()) + ["stat"]}
     phase, per = {}, {}         # tid -> current phase; phase -> call -> count
     for c in dbstrace.calls(trace):
         if c.pid is None:
@@ -483,9 +484,11 @@ def metastorm_counts(trace, table_json, flavor):
         call = names[c.call]
         if c.call == "unlinkat" and "AT_REMOVEDIR" in c.args:
             call = "rmdir"
+        if c.call == "newfstatat" and "AT_EMPTY_PATH" not in c.args:
+            call = "stat"       # a name looked up, not an open file's fstat
         seen[call] += 1
         p = phase.get(c.pid, "(none)")
-        per.setdefault(p, {v: 0 for v in names.values()})[call] += 1
+        per.setdefault(p, {v: 0 for v in seen})[call] += 1
     tbl = json.load(open(table_json))
     want = tbl["all"]["counts"]
     bad = [f"{k}: engine {want.get(k)} strace {v}" for k, v in seen.items() if want.get(k, 0) != v]

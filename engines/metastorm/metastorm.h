@@ -49,7 +49,7 @@ enum ms_phase {
  * their syscalls' work: the store layer counts and times them per phase
  * (store_phases_init); the report reads them from there.
  */
-#define MC_NR	14
+#define MC_NR	16
 extern const enum store_op ms_calls[MC_NR];
 
 /* A table: its name number and the number of the file that holds it now */
@@ -199,6 +199,18 @@ static inline int ms_fallocate(struct ms_data *md, struct store_file *f, const c
 			       size_t len)
 {
 	return ms_chk(md, "fallocate", path, store_fallocate(md->store, f, 0, len));
+}
+
+/*
+ * A name the database looks up and expects absent (a new relation's path,
+ * a fork or segment that was never made): access(F_OK) or stat, ENOENT the
+ * usual answer. Present is not an error either (a lookup changes nothing).
+ */
+static inline int ms_probe(struct ms_data *md, const char *path, int access)
+{
+	int ret = access ? store_access(md->store, path) : store_stat(md->store, path);
+
+	return ret == -ENOENT ? 0 : ms_chk(md, access ? "access" : "stat", path, ret);
 }
 
 static inline int ms_unlink(struct ms_data *md, const char *path)

@@ -145,6 +145,29 @@ static int open_file(struct ms_data *md, const char *path, size_t bytes, int sta
 	return ret;
 }
 
+/*
+ * The names PostgreSQL 15's mdunlink asks for beside a relation's main fork
+ * and finds absent: its next segment (".1": the segment loop stops there)
+ * and the free space map, visibility map and init forks, each a truncate(2)
+ * failing ENOENT (traced: 10 truncates a DROP of heap + index, 8 failing).
+ * Here a lookup that does not follow a link: the same path walk (on CephFS an
+ * MDS round trip each), and it cannot change a file the engine did not make.
+ */
+static const char *const pg_fork_names[] = { ".1", "_fsm", "_vm", "_init" };
+
+static int pg_absent_forks(struct ms_data *md, const char *rel)
+{
+	char path[176];
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < sizeof(pg_fork_names) / sizeof(pg_fork_names[0]); i++) {
+		snprintf(path, sizeof(path), "%s%s", rel, pg_fork_names[i]);
+		ret = ms_probe(md, path, 0);
+	}
+	return ret;
+}
+
 /* PostgreSQL's mdunlink at commit: truncate now, unlink at the next checkpoint */
 static int pg_tombstone(struct ms_data *md, uint32_t file)
 {
@@ -170,6 +193,8 @@ static int pg_tombstone(struct ms_data *md, uint32_t file)
 	ms_close(md, f, path);
 	if (!ret)
 		md->tombs[md->ntombs++] = file;
+	if (!ret)
+		ret = pg_absent_forks(md, path);
 	return ret;
 }
 
@@ -182,23 +207,55 @@ static int pg_tombstones(struct ms_data *md, uint32_t file)
 }
 
 /*
+ * Before PostgreSQL 15 makes a relation's file: GetNewRelFileNumber asks
+ * whether the new number's path exists (access F_OK, absent) and mdcreate's
+ * TablespaceCreateDbspace stats the database's directory (traced: 2 of each
+ * a CREATE TABLE with a primary key). On CephFS each is an MDS round trip.
+ */
+static int pg_new_relation(struct ms_data *md, const char *path)
+{
+	char db[80];
+	int ret = ms_probe(md, path, 1);
+
+	P(db, "db");
+	return ret ? ret : ms_probe(md, db, 0);
+}
+
+/*
  * PostgreSQL 15 CREATE TABLE with a primary key: heap and index created
- * (mdcreate: no fsync), the index's metapage written and synced at once
- * (btbuildempty → smgrimmedsync), relation sizes probed with lseek(SEEK_END).
+ * (mdcreate: no fsync) after their lookups (pg_new_relation), the index's
+ * metapage written and synced at once (btbuildempty → smgrimmedsync),
+ * relation sizes probed with lseek(SEEK_END), and one open of an absent fork
+ * of the heap (traced: 1.15 failing opens a CREATE).
  */
 static int pg_create(struct ms_data *md, struct ms_table *t)
 {
 	struct ms_table ix = { .file = t->file + 1 };
 	struct store_file *f;
-	char path[160];
+	char path[176];
 	unsigned int i;
 	int ret;
 
 	table_path(md, path, sizeof(path), t, "");
-	ret = new_file(md, path, 0, 0);
+	ret = pg_new_relation(md, path);
+	if (!ret)
+		ret = new_file(md, path, 0, 0);
+	if (!ret) {
+		strcat(path, "_fsm");
+		ret = store_open(md->store, path, O_RDONLY, 0, 0, &f);
+		if (!ret)
+			ms_close(md, f, path);	/* not ours to expect, but an open changes nothing */
+		else if (ret == -ENOENT)
+			ret = 0;
+		else
+			ret = ms_fail(md, "open", path, ret);
+	}
 	if (ret)
 		return ret;
 	table_path(md, path, sizeof(path), &ix, "");
+	ret = pg_new_relation(md, path);
+	if (ret)
+		return ret;
 	ret = ms_open(md, path, O_RDWR | O_CREAT | O_EXCL, &f);
 	if (ret)
 		return ret;
@@ -255,9 +312,19 @@ static int ddl_create(struct ms_data *md)
 	case MS_MARIADB: {
 		char frm[160];
 
-		/* traced on 10.11: 4 ddl-log and 2 redo write+fdatasync pairs */
+		/*
+		 * traced on 10.11: 4 ddl-log and 2 redo write+fdatasync pairs;
+		 * first the .frm asked for twice (access F_OK, absent) and the
+		 * schema directory stat'ed
+		 */
 		table_path(md, frm, sizeof(frm), &t, ".frm");
-		ret = ddl_log_entry(md);
+		ret = ms_probe(md, frm, 1);
+		if (!ret)
+			ret = ms_probe(md, frm, 1);
+		if (!ret)
+			ret = ms_probe(md, db, 0);
+		if (!ret)
+			ret = ddl_log_entry(md);
 		if (!ret)
 			ret = ddl_log_mark(md, 1);
 		if (!ret)
@@ -327,10 +394,21 @@ static int ddl_drop(struct ms_data *md, unsigned int i)
 		if (!ret)
 			ret = log_commit(md, MS_LOG_B, md->log_bytes, 1);
 		break;
-	case MS_MARIADB:
-		/* traced on 10.11: ddl log 7 writes + 6 fdatasync, redo 1 + 1 */
+	case MS_MARIADB: {
+		char trg[160];
+
+		/*
+		 * traced on 10.11: ddl log 7 writes + 6 fdatasync, redo 1 + 1; first
+		 * the .frm asked for (access F_OK, there) and the triggers' .TRG
+		 * (absent)
+		 */
 		table_path(md, frm, sizeof(frm), &t, ".frm");
-		ret = ddl_log_entry(md);
+		table_path(md, trg, sizeof(trg), &t, ".TRG");
+		ret = ms_probe(md, frm, 1);
+		if (!ret)
+			ret = ms_probe(md, trg, 1);
+		if (!ret)
+			ret = ddl_log_entry(md);
 		if (!ret)
 			ret = ddl_log_mark(md, 1);
 		if (!ret)
@@ -356,6 +434,7 @@ static int ddl_drop(struct ms_data *md, unsigned int i)
 		if (!ret)
 			ret = ddl_log_mark(md, 1);
 		break;
+	}
 	case MS_POSTGRES:
 		ret = log_commit(md, MS_LOG_A, md->log_bytes, 1);
 		if (!ret)

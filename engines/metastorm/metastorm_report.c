@@ -35,6 +35,7 @@ const char *const ms_phase_names[MS_NR_PHASE] = {
 const enum store_op ms_calls[MC_NR] = {
 	SOP_OPEN, SOP_CLOSE, SOP_FSYNC, SOP_FDATASYNC, SOP_WRITE, SOP_READ, SOP_UNLINK,
 	SOP_RENAME, SOP_MKDIR, SOP_FSTAT, SOP_TRUNCATE, SOP_RMDIR, SOP_SIZE, SOP_FALLOCATE,
+	SOP_STAT, SOP_ACCESS,
 };
 
 /* rows of one phase (or of a merged set), ls indexed by store op */

@@ -57,6 +57,8 @@ static const char *const op_names[SOP_NR] = {
 	[SOP_RMDIR]	= "rmdir",
 	[SOP_SIZE]	= "lseek_end",
 	[SOP_FALLOCATE]	= "fallocate",
+	[SOP_STAT]	= "stat",
+	[SOP_ACCESS]	= "access",
 };
 
 int store_backend_parse(const char *name)
@@ -365,6 +367,18 @@ int store_fallocate(struct store *s, struct store_file *f, uint64_t off, uint64_
 {
 	STORE_NEED(s, fallocate);
 	return STORE_CALL(s, SOP_FALLOCATE, s->ops->fallocate(s, f, off, len));
+}
+
+int store_stat(struct store *s, const char *path)
+{
+	STORE_NEED(s, lookup);
+	return STORE_CALL(s, SOP_STAT, s->ops->lookup(s, path, 0));
+}
+
+int store_access(struct store *s, const char *path)
+{
+	STORE_NEED(s, lookup);
+	return STORE_CALL(s, SOP_ACCESS, s->ops->lookup(s, path, 1));
 }
 
 void store_complete(struct store *s, struct store_req *r)

@@ -67,6 +67,8 @@ enum store_op {
 	SOP_RMDIR,
 	SOP_SIZE,		/* lseek(SEEK_END): a size probe (PostgreSQL's mdnblocks) */
 	SOP_FALLOCATE,
+	SOP_STAT,		/* a name looked up (fstatat): PostgreSQL's directory check */
+	SOP_ACCESS,		/* a name's existence asked (faccessat F_OK) */
 	SOP_NR,
 };
 
@@ -228,6 +230,8 @@ struct store_ops {
 	int (*rmdir)(struct store *s, const char *path);	/* an empty directory */
 	int (*size)(struct store *s, struct store_file *f, uint64_t *size);
 	int (*fallocate)(struct store *s, struct store_file *f, uint64_t off, uint64_t len);
+	/* a name looked up, its last component not followed: stat, or with access F_OK only */
+	int (*lookup)(struct store *s, const char *path, int access);
 	/* where the files are, for messages and keys; NULL: cfg.root */
 	void (*location)(const struct store *s, char *buf, size_t len);
 };
@@ -313,6 +317,13 @@ int store_rmdir(struct store *s, const char *path);
 int store_size(struct store *s, struct store_file *f, uint64_t *size);
 /* Reserve [off, off+len) (fallocate mode 0); -EOPNOTSUPP where unsupported. */
 int store_fallocate(struct store *s, struct store_file *f, uint64_t off, uint64_t len);
+/*
+ * A name looked up (stat) or its existence asked (access F_OK), its last
+ * component not followed: 0, or -ENOENT when absent (counted as failed, as
+ * the database's own probe of an absent name is), another -errno.
+ */
+int store_stat(struct store *s, const char *path);
+int store_access(struct store *s, const char *path);
 
 /*
  * Asynchronous path. store_submit returns 0 when queued, -EBUSY when the

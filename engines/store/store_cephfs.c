@@ -446,6 +446,14 @@ static int cephfs_unlink(struct store *s, const char *path)
 	return ceph_unlink(CM(s), p);
 }
 
+static int cephfs_lookup(struct store *s, const char *path, int access)
+{
+	struct ceph_statx stx;
+	ABS(s, p, path);
+
+	return ceph_statx(CM(s), p, &stx, access ? 0 : CEPH_STATX_BASIC_STATS, AT_SYMLINK_NOFOLLOW);
+}
+
 static int cephfs_mkdir(struct store *s, const char *path, mode_t mode)
 {
 	ABS(s, p, path);
@@ -529,6 +537,7 @@ const struct store_ops store_cephfs_ops = {
 	.preadv		= cephfs_preadv,
 	.fsync		= cephfs_fsync,
 	.unlink		= cephfs_unlink,
+	.lookup		= cephfs_lookup,
 	.mkdir		= cephfs_mkdir,
 	.rename		= cephfs_rename,
 	.dirsync	= cephfs_dirsync,

@@ -398,6 +398,15 @@ int posix_rmdir(struct store *s, const char *path)
 	return AT_ROOT(s, path, unlinkat(PB(s)->rootfd, path, AT_REMOVEDIR));
 }
 
+int posix_lookup(struct store *s, const char *path, int access)
+{
+	struct stat st;
+
+	if (access)
+		return AT_ROOT(s, path, faccessat(PB(s)->rootfd, path, F_OK, AT_SYMLINK_NOFOLLOW));
+	return AT_ROOT(s, path, fstatat(PB(s)->rootfd, path, &st, AT_SYMLINK_NOFOLLOW));
+}
+
 int posix_rename(struct store *s, const char *from, const char *to)
 {
 	int ret = beneath(s, to);
@@ -507,4 +516,5 @@ const struct store_ops store_posix_ops = {
 	.rmdir		= posix_rmdir,
 	.size		= posix_size,
 	.fallocate	= posix_falloc,
+	.lookup		= posix_lookup,
 };

@@ -40,6 +40,7 @@ int posix_fsync(struct store *s, struct store_file *f, int datasync);
 int posix_unlink(struct store *s, const char *path);
 int posix_mkdir(struct store *s, const char *path, mode_t mode);
 int posix_rmdir(struct store *s, const char *path);
+int posix_lookup(struct store *s, const char *path, int access);
 int posix_rename(struct store *s, const char *from, const char *to);
 int posix_dirsync(struct store *s, const char *path);
 int posix_fstat(struct store *s, struct store_file *f, uint64_t *size);

@@ -428,6 +428,7 @@ const struct store_ops store_uring_ops = {
 	.fstat		= posix_fstat,
 	.size		= posix_size,
 	.fallocate	= posix_falloc,
+	.lookup		= posix_lookup,
 	.sync_range	= posix_sync_range,
 	.truncate	= posix_truncate,
 	.submit		= uring_submit,

@@ -22,6 +22,7 @@ from dbfio import strace  # noqa: E402
 CALLS = ("openat,open,close,read,pread64,preadv,preadv2,write,pwrite64,pwritev,pwritev2,"
          "fsync,fdatasync,sync_file_range,fadvise64,unlink,unlinkat,rename,renameat,renameat2,"
          "mkdir,mkdirat,rmdir,truncate,ftruncate,fallocate,lseek,fstat,newfstatat,statx,access,"
+         "faccessat,faccessat2,"
          "getdents64,io_submit,io_getevents,io_uring_enter")
 WRITES = ("write", "pwrite64", "pwritev", "pwritev2")
 READS = ("read", "pread64", "preadv", "preadv2")
@@ -151,10 +152,12 @@ def decode(c, cwd):
         s = c.strings()
         base = c.path
         path = base if (s and s[0] == "") else _join(base, s[0] if s else "")
-    elif call in ("unlinkat", "mkdirat", "renameat", "renameat2"):
+    elif call in ("unlinkat", "mkdirat", "renameat", "renameat2", "faccessat", "faccessat2"):
         s = c.strings()
         path = _join(c.path, s[0] if s else "")
         is_dir = call == "mkdirat" or "AT_REMOVEDIR" in args
+        if call.startswith("faccessat"):
+            name = "access"     # access(2) relative to a directory: the same probe
     elif call in PATH_CALLS:
         s = c.strings()
         path = _join(cwd, s[0] if s else "")
