@@ -1,5 +1,5 @@
 #!/bin/bash
-# Description: metastorm: the name lookups of PostgreSQL 15's and MariaDB 10.11's CREATE and DROP TABLE (strace), and no change to a name it did not make
+# Description: metastorm: PostgreSQL 15 and MariaDB 10.11 CREATE/DROP TABLE name lookups (strace); no foreign name changed
 # Tier: quick
 # Timeout: 120
 # In full: under strace, each PostgreSQL CREATE TABLE with a primary key asks whether each new
