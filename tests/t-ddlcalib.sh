@@ -2,8 +2,10 @@
 # Description: lab/ddlcalib runs real DDL on PostgreSQL 15 and MariaDB 10.11 and writes a metastorm profile
 # Timeout: 300
 # In full: lab/ddlcalib runs real CREATE/DROP TABLE and INSERT on PostgreSQL 15 and MariaDB 10.11
-# briefly and writes a metastorm profile (rtt, ddl_cpu per DDL type) that a job includes; nothing left
-# behind; bad arguments refused in one line
+# briefly and writes a metastorm profile (rtt, ddl_cpu per DDL type, this host's cpu_ref: the figure
+# lab/txncalib --cpu-ref --working-set 0 measures in another process, within 0.6-1.6x) that a job
+# includes; nothing left behind; bad arguments and a busy host (--max-wakeup-us 0) refused in one
+# line, no profile written
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || skip "needs root (runs postgres as user postgres)"
 [ -x /usr/lib/postgresql/15/bin/postgres ] && command -v mariadbd >/dev/null ||
@@ -11,8 +13,17 @@
 chmod 755 "$TMP"
 "$REPO/lab/ddlcalib" --db postgres --dir "$TMP" --tables 0 >"$TMP/bad.out" 2>&1 && fail "--tables 0 accepted"
 grep -q "at least 1" "$TMP/bad.out" || { cat "$TMP/bad.out"; fail "--tables 0: no reason given"; }
+# a busy host (here: any, --max-wakeup-us 0) is refused before anything runs
+"$REPO/lab/ddlcalib" --db mariadb --dir "$TMP" --max-wakeup-us 0 --tables 2 --rows 2 --out "$TMP/busy.fio" \
+	>"$TMP/busy.out" 2>&1 && fail "--max-wakeup-us 0 accepted"
+[ "$(wc -l <"$TMP/busy.out")" = 1 ] && grep -q "host is busy now: a wake-up round trip .* took [0-9]* us" "$TMP/busy.out" ||
+	{ cat "$TMP/busy.out"; fail "a busy host: not refused in one line naming the round trip"; }
+[ ! -e "$TMP/busy.fio" ] && [ -z "$(ls "$TMP" | grep ddlcalib)" ] || fail "a busy host: a profile or directory left"
+ok "$(cat "$TMP/busy.out")"
+H=$(DBFIO_BUILD=$B "$REPO/lab/txncalib" --cpu-ref --working-set 0 | sed -n 's/^cpu_ref=//p')
+[ -n "$H" ] || fail "lab/txncalib --cpu-ref printed no cpu_ref"
 for db in postgres mariadb; do
-	"$REPO/lab/ddlcalib" --db $db --dir "$TMP" --tables 30 --rows 60 --out "$TMP/$db.fio" \
+	"$REPO/lab/ddlcalib" --db $db --dir "$TMP" --tables 30 --rows 60 --max-wakeup-us 1e6 --out "$TMP/$db.fio" \
 		>"$TMP/$db.out" 2>&1 || { cat "$TMP/$db.out"; fail "$db: ddlcalib failed"; }
 	grep -q "^;   lab/ddlcalib --db $db " "$TMP/$db.fio" || { cat "$TMP/$db.fio"; fail "$db: no command in the header"; }
 	rtt=$(sed -n 's/^rtt=\([0-9]*\)us$/\1/p' "$TMP/$db.fio")
@@ -20,6 +31,11 @@ for db in postgres mariadb; do
 	[ -n "$rtt" ] && [ "$rtt" -gt 0 ] && [ -n "$cc" ] && [ "$cc" -gt 0 ] ||
 		{ cat "$TMP/$db.fio"; fail "$db: no rtt / ddl_cpu in the profile"; }
 	ls "$TMP" | grep -q '^ddlcalib-' && fail "$db: data directory left behind"
+	ref=$(sed -n 's/^cpu_ref=\([0-9]*\)$/\1/p' "$TMP/$db.fio")
+	[ -n "$ref" ] && py check "0.6 <= $ref / $H <= 1.6" ||
+		{ cat "$TMP/$db.fio"; fail "$db: the profile's cpu_ref '$ref' is not this host's spin figure ($H ns)"; }
+	grep -q "^; a wake-up round trip between two processes took [0-9]* us before the runs, [0-9]* us after;$" \
+		"$TMP/$db.fio" || { cat "$TMP/$db.fio"; fail "$db: the header does not give the wake-up round trips"; }
 	# the profile is a fio include metastorm takes
 	mkdir -p "$TMP/d-$db"
 	printf '[t]\ninclude %s\nioengine=external:%s\ndirectory=%s\nnumber_ios=10\ntables=2\nflavor=%s\n' \

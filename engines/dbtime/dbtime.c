@@ -6,12 +6,14 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <time.h>
 
 #include "dbtime.h"
+#include "store/json_out.h"
 
 uint64_t dbtime_thread_cpu_ns(void)
 {
@@ -186,6 +188,35 @@ uint64_t dbtime_cpu_ref(uint64_t ws_bytes)
 	ns = ref_ns;
 	pthread_mutex_unlock(&ref_lock);
 	return ns;
+}
+
+void dbtime_scale_init(struct dbtime_scale *s, uint64_t prof_ref, int scale, uint64_t ws_bytes)
+{
+	s->host_ref = dbtime_cpu_ref(ws_bytes);
+	s->prof_ref = prof_ref;
+	s->scale = scale;
+	s->factor = prof_ref && scale && s->host_ref ? s->host_ref / (double)prof_ref : 1.0;
+}
+
+void dbtime_scale_line(char *buf, size_t len, const struct dbtime_scale *s)
+{
+	if (!s->prof_ref)
+		snprintf(buf, len, "host cpu_ref=%lluns, the profile has no cpu_ref: not scaled",
+			 (unsigned long long)s->host_ref);
+	else
+		snprintf(buf, len, "host cpu_ref=%lluns, profile cpu_ref=%lluns: factor %.3f%s",
+			 (unsigned long long)s->host_ref, (unsigned long long)s->prof_ref,
+			 s->host_ref / (double)s->prof_ref,
+			 s->scale ? ", applied" : ", not applied (cpu_scale=0)");
+}
+
+void dbtime_scale_json(struct json_out *j, const struct dbtime_scale *s)
+{
+	json_kuint(j, "host_ref_ns", s->host_ref);
+	json_kuint(j, "profile_ref_ns", s->prof_ref);
+	json_kreal(j, "host_over_profile", s->prof_ref ? s->host_ref / (double)s->prof_ref : 0.0, 4);
+	json_kreal(j, "factor", s->factor, 4);
+	json_kbool(j, "scaled", s->prof_ref && s->scale);
 }
 
 void dbtime_burn(struct dbtime *t, uint64_t ns)

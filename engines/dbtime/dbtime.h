@@ -3,11 +3,13 @@
  * engines that model it (txn, metastorm): a statement's CPU, burned on the
  * CPU as the calling thread's own CPU time (so connections compete for cores
  * as backends do, and with the Ceph daemons on the same machine), and the
- * client's round trip, slept. fio-free: no fio header, no store.
+ * client's round trip, slept; the host's CPU against a profile's. fio-free:
+ * no fio header, no store backend.
  */
 #ifndef DBFIO_DBTIME_H
 #define DBFIO_DBTIME_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* One thread's account; zero it before use. Not shared between threads. */
@@ -62,5 +64,24 @@ void dbtime_round_trip(struct dbtime *t, uint64_t ns);
 #define DBTIME_REF_STEPS	100000
 #define DBTIME_REF_ROUNDS	15
 uint64_t dbtime_cpu_ref(uint64_t ws_bytes);
+
+/*
+ * A profile's CPU figures on this host: the host's reference figure (above,
+ * over ws_bytes) against the profile's (prof_ref, measured the same way on
+ * the calibration machine; 0: the profile has none), and the factor the CPU
+ * work is multiplied by: host / profile when both are known and scale is
+ * set, else 1. One line for the logs: "host cpu_ref=...ns, profile
+ * cpu_ref=...ns: factor F, applied" (or why not).
+ */
+struct dbtime_scale {
+	uint64_t host_ref, prof_ref;	/* ns; prof_ref 0: the profile has none */
+	double factor;			/* what the CPU work is multiplied by (1: none) */
+	int scale;			/* cpu_scale= */
+};
+void dbtime_scale_init(struct dbtime_scale *s, uint64_t prof_ref, int scale, uint64_t ws_bytes);
+void dbtime_scale_line(char *buf, size_t len, const struct dbtime_scale *s);
+/* The same as members of the JSON object being written (host_ref_ns ... scaled). */
+struct json_out;
+void dbtime_scale_json(struct json_out *j, const struct dbtime_scale *s);
 
 #endif

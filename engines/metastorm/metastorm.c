@@ -53,6 +53,8 @@ struct metastorm_options {
 	unsigned long long rtt;		/* usec */
 	unsigned long long cpu;		/* usec */
 	char *ddl_cpu;
+	unsigned long long cpu_ref;	/* ns, the profile's machine (0: none) */
+	unsigned int cpu_scale;
 	char *calibration;		/* calibration= as typed */
 	char calib_id[FIO_CALIB_ID_LEN];	/* the applied profile's identity */
 };
@@ -109,6 +111,11 @@ static struct fio_option options[] = {
 	FIO_ENGINE_OPT(T, "ddl_cpu", FIO_OPT_STR_STORE, ddl_cpu,
 		"CPU per DDL type, overriding cpu_per_stmt: create:900us,drop:400us,open:..,rename:..",
 		NULL),
+	FIO_ENGINE_RANGE(T, "cpu_ref", FIO_OPT_ULL, cpu_ref,
+		"The CPU reference figure (ns) of the machine the profile was calibrated on, "
+		"written by lab/ddlcalib (0: none)", "0", 0, 1000000000),
+	FIO_ENGINE_BOOL(T, "cpu_scale", cpu_scale,
+		"Scale cpu_per_stmt and ddl_cpu by this host's reference figure over cpu_ref", "1"),
 	{
 		.name	= NULL,
 	},
@@ -303,6 +310,31 @@ static int fio_metastorm_setup(struct thread_data *td)
 	return 0;
 }
 
+/*
+ * The host's CPU against the profile's (dbtime.h): the same spin the
+ * statements burn, measured here once per process, scales what they burn
+ * when the profile has a figure and cpu_scale=1; said once per process. A
+ * job that burns nothing measures nothing.
+ */
+static void cpu_scaling(const struct metastorm_options *o, struct ms_data *md)
+{
+	static int said;
+	char line[160];
+	int i, any = 0;
+
+	for (i = 0; i < MS_NR_DDL; i++)
+		any |= md->cpu_ns[i] != 0;
+	md->scale.factor = 1.0;
+	if (any)
+		dbtime_scale_init(&md->scale, o->cpu_ref, o->cpu_scale, 0);
+	for (i = 0; i < MS_NR_DDL; i++)
+		md->burn_ns[i] = (uint64_t)(md->cpu_ns[i] * md->scale.factor + 0.5);
+	if (!any || __atomic_exchange_n(&said, 1, __ATOMIC_SEQ_CST))
+		return;
+	dbtime_scale_line(line, sizeof(line), &md->scale);
+	fprintf(stderr, "metastorm: cpu: %s\n", line);
+}
+
 static int alloc_data(struct ms_data *md, const struct metastorm_options *o,
 		      struct thread_data *td)
 {
@@ -324,6 +356,7 @@ static int alloc_data(struct ms_data *md, const struct metastorm_options *o,
 		  td->thread_number;
 	parse_mix(o->ddl_mix, md->mix, &md->mix_total);
 	parse_dbtime(o, &md->rtt_ns, md->cpu_ns);
+	cpu_scaling(o, md);
 	snprintf(md->dir, sizeof(md->dir), MS_PREFIX "%d", td->thread_number);
 
 	/* writes come from the front, reads land behind them */
@@ -421,8 +454,8 @@ static enum fio_q_status fio_metastorm_queue(struct thread_data *td, struct io_u
 		/* the database's own time first: the client's round trip, parse and catalog */
 		if (md->rtt_ns)
 			dbtime_round_trip(&md->dt, md->rtt_ns);
-		if (md->cpu_ns[ddl])
-			dbtime_burn(&md->dt, md->cpu_ns[ddl]);
+		if (md->burn_ns[ddl])
+			dbtime_burn(&md->dt, md->burn_ns[ddl]);
 		ret = ms_ddl_run(md, ddl);
 		ns = latstat_now_ns() - t0;
 		md->ops[ddl]++;

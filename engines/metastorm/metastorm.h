@@ -83,7 +83,9 @@ struct ms_data {
 	struct latstat oplat[MS_NR_PHASE];
 	/* non-storage time per statement (dbtime.h): round trip, parse/catalog CPU */
 	uint64_t rtt_ns;
-	uint64_t cpu_ns[MS_NR_DDL];
+	uint64_t cpu_ns[MS_NR_DDL];	/* as the options say */
+	struct dbtime_scale scale;	/* this host's CPU against the profile's */
+	uint64_t burn_ns[MS_NR_DDL];	/* cpu_ns x scale.factor: what is burned */
 	struct dbtime dt;
 	uint64_t ops[MS_NR_PHASE];
 

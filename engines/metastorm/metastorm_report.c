@@ -82,6 +82,8 @@ static void print_tables(struct thread_data *td, struct ms_data *md,
 		for (p = 0; p < MS_NR_DDL; p++)
 			fprintf(f, " %s %lluus", ms_phase_names[p],
 				(unsigned long long)md->cpu_ns[p] / 1000);
+		if (md->scale.factor != 1.0)
+			fprintf(f, "; x%.3f for this host's CPU (cpu_ref)", md->scale.factor);
 		fprintf(f, "; slept %.3f ms, burned %.3f ms of thread CPU\n",
 			md->dt.rtt_ns / 1e6, md->dt.cpu_ns / 1e6);
 	}
@@ -188,6 +190,9 @@ static void table_json_body(struct json_out *j, void *arg)
 	json_kobj(j, "cpu_ns");
 	for (p = 0; p < MS_NR_DDL; p++)
 		json_kuint(j, ms_phase_names[p], md->cpu_ns[p]);
+	json_obj_end(j);
+	json_kobj(j, "cpu");
+	dbtime_scale_json(j, &md->scale);
 	json_obj_end(j);
 	json_kuint(j, "rtt_slept_ns", md->dt.rtt_ns);
 	json_kuint(j, "cpu_burned_ns", md->dt.cpu_ns);

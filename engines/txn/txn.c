@@ -362,26 +362,10 @@ static void calib_text(const struct txn_options *o, struct txn_db_cfg *c)
 
 /*
  * The host's CPU against the profile's: the same reference work measured
- * here (once per process), the CPU options scaled by host / profile when the
- * profile has a figure and cpu_scale=1.
+ * here (once per process and size: every connection configures itself, and
+ * all scale alike), the CPU options scaled by host / profile when the profile
+ * has a figure and cpu_scale=1.
  */
-static unsigned long long host_cpu_ref(unsigned long long ws)
-{
-	static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
-	static unsigned long long done_ws, ref;	/* the last working set measured, its figure */
-	unsigned long long r;
-
-	/* every connection configures itself: measure once, so all scale alike */
-	pthread_mutex_lock(&m);
-	if (!ref || done_ws != ws) {
-		ref = dbtime_cpu_ref(ws);
-		done_ws = ws;
-	}
-	r = ref;
-	pthread_mutex_unlock(&m);
-	return r;
-}
-
 static void cpu_scaling(const struct txn_options *o, struct txn_cpu *c)
 {
 	double f;
@@ -391,11 +375,8 @@ static void cpu_scaling(const struct txn_options *o, struct txn_cpu *c)
 	 * cpu_working_set after calibration= (the spin, another size) must not
 	 * set a spin's figure against a working set's (2x apart on a VM here)
 	 */
-	c->host_ref = host_cpu_ref(o->cpu_ref_ws ? o->cpu_ref_ws : o->cpu_ws);
-	c->prof_ref = o->cpu_ref;
-	c->scale = o->cpu_scale;
-	f = c->prof_ref && c->scale && c->host_ref ? c->host_ref / (double)c->prof_ref : 1.0;
-	c->factor = f;
+	dbtime_scale_init(&c->ref, o->cpu_ref, o->cpu_scale, o->cpu_ref_ws ? o->cpu_ref_ws : o->cpu_ws);
+	f = c->ref.factor;
 	c->cpu_ns = (uint64_t)(o->cpu * 1000 * f + 0.5);
 	c->client_ns = (uint64_t)(o->client_cpu * 1000 * f + 0.5);
 	c->commit_ns = (uint64_t)(o->commit_cpu * 1000 * f + 0.5);
@@ -409,7 +390,7 @@ static void cpu_say(const struct txn_cpu *c)
 
 	if (__atomic_exchange_n(&said, 1, __ATOMIC_SEQ_CST))
 		return;
-	txn_cpu_line(line, sizeof(line), c);
+	dbtime_scale_line(line, sizeof(line), &c->ref);
 	fprintf(stderr, "txn: cpu: %s\n", line);
 }
 
@@ -430,7 +411,7 @@ static int txn_config(struct thread_data *td, struct txn_db_cfg *c)
 	c->prefill = o->prefill;
 	c->prewarm = o->prewarm;
 	c->row_locks = o->row_locks;
-	c->bg_cpu_ns = (uint64_t)(o->bg_cpu * 1000 * c->cpu.factor + 0.5);
+	c->bg_cpu_ns = (uint64_t)(o->bg_cpu * 1000 * c->cpu.ref.factor + 0.5);
 	c->fpw = c->log.postgres && o->fpw;
 	c->dblwr = c->log.postgres || !o->doublewrite ? 0 : c->log.rl.g.flavor == RL_MARIADB ? 2 : 1;
 	/* InnoDB's data files: O_DIRECT with O_DIRECT[_NO_FSYNC], MariaDB 10.11's default */

@@ -347,9 +347,7 @@ struct txn_sum {
  * machine it was calibrated on; the CPU options are scaled by host / profile.
  */
 struct txn_cpu {
-	uint64_t host_ref, prof_ref;	/* ns; prof_ref 0: the profile has none */
-	double factor;			/* what the CPU work is multiplied by (1: none) */
-	int scale;			/* cpu_scale= */
+	struct dbtime_scale ref;	/* the host's figure, the profile's, the factor */
 	/* a statement's server and client CPU, a durable commit's, in ns, scaled */
 	uint64_t cpu_ns, client_ns, commit_ns;
 };
@@ -370,7 +368,6 @@ void txn_sum_merge(struct txn_sum *dst, const struct txn_sum *src);
 /* fio's rule: the first bucket whose running count reaches p % of the count */
 uint64_t txn_sum_pct(const struct txn_sum *s, double p);
 double txn_sum_tps(const struct txn_sum *s);
-void txn_cpu_line(char *buf, size_t len, const struct txn_cpu *c);
 void txn_sum_print(FILE *f, const struct txn_sum *s, const struct txn_sum_info *in);
 /* The summary as one JSON object (summary_json=), a json_body_fn's arguments. */
 struct json_out;

@@ -429,7 +429,7 @@ static const char *cfg_diff(const struct txn_db_cfg *a, const struct txn_db_cfg 
 		return "row_locks";
 	if (a->bg_cpu_ns != b->bg_cpu_ns)
 		return "background_cpu";
-	if (a->cpu.factor != b->cpu.factor)
+	if (a->cpu.ref.factor != b->cpu.ref.factor)
 		return "cpu_ref or cpu_scale";
 	if (a->ckpt.timeout_ns != b->ckpt.timeout_ns)
 		return "checkpoint_timeout";

@@ -106,22 +106,11 @@ static double avg_ms(const struct txn_sum *s)
 }
 
 /* The summary's CPU line: the two reference figures and the factor, or why none. */
-void txn_cpu_line(char *buf, size_t len, const struct txn_cpu *c)
-{
-	if (!c->prof_ref)
-		snprintf(buf, len, "host cpu_ref=%lluns, the profile has no cpu_ref: not scaled",
-			 (unsigned long long)c->host_ref);
-	else
-		snprintf(buf, len, "host cpu_ref=%lluns, profile cpu_ref=%lluns: factor %.3f%s",
-			 (unsigned long long)c->host_ref, (unsigned long long)c->prof_ref,
-			 c->host_ref / (double)c->prof_ref, c->scale ? ", applied" : ", not applied (cpu_scale=0)");
-}
-
 void txn_sum_print(FILE *f, const struct txn_sum *s, const struct txn_sum_info *in)
 {
 	char cpu[160];
 
-	txn_cpu_line(cpu, sizeof(cpu), &in->cpu);
+	dbtime_scale_line(cpu, sizeof(cpu), &in->cpu.ref);
 	fprintf(f, "txn: summary of database %s\n"
 		"transaction type: %s (flavor=%s)\n"
 		"calibration: %s\n"
@@ -156,11 +145,7 @@ void txn_sum_json(struct json_out *j, void *arg)
 	json_kstr(j, "calibration", in->calibration);
 	json_kstr(j, "calibrated_values", in->timing);
 	json_kobj(j, "cpu");
-	json_kuint(j, "host_ref_ns", in->cpu.host_ref);
-	json_kuint(j, "profile_ref_ns", in->cpu.prof_ref);
-	json_kreal(j, "host_over_profile", in->cpu.prof_ref ? in->cpu.host_ref / (double)in->cpu.prof_ref : 0.0, 4);
-	json_kreal(j, "factor", in->cpu.factor, 4);
-	json_kbool(j, "scaled", in->cpu.prof_ref && in->cpu.scale);
+	dbtime_scale_json(j, &in->cpu.ref);
 	json_obj_end(j);
 	json_kuint(j, "connections", s->conns);
 	json_kuint(j, "transactions", s->count);

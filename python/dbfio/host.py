@@ -1,9 +1,13 @@
-"""dbfio.host - how busy the host is, as a wake-up costs: lab/txncalib refuses
-to calibrate over its --max-wakeup-us, tests/lib.sh's timing tests skip
-(tests/lib.py pingpong), lab/experiment and lab/fidelity quote it on their
-pages; and how its idle vCPUs wait (guest_halt_poll_ns). quiet(): the gate
-lab/fidelity and lab/experiment pass before each run (fewer than QUIET_CORES
-cores busy), so what the run before left behind is not charged to the next."""
+"""dbfio.host - how busy the host is, as a wake-up costs: lab/txncalib and
+lab/ddlcalib refuse to calibrate over their --max-wakeup-us (busy_refusal),
+tests/lib.sh's timing tests skip (tests/lib.py pingpong), lab/experiment and
+lab/fidelity quote it on their pages; and how its idle vCPUs wait
+(guest_halt_poll_ns). quiet(): the gate lab/fidelity and lab/experiment pass
+before each run (fewer than QUIET_CORES cores busy), so what the run before
+left behind is not charged to the next. cpu_ref(): the CPU reference figure a
+profile records (libdbfio's own function, the one the engines measure their
+host with)."""
+import ctypes
 import os
 import re
 import time
@@ -36,6 +40,28 @@ def wakeup_us(rounds=3, n=2000):
         os.close(b_r)
         os.waitpid(pid, 0)
     return sorted(times)[len(times) // 2]
+
+
+def busy_refusal(us, max_us, when):
+    """A calibration's refusal where a wake-up round trip (wakeup_us()) took
+    over max_us, else None."""
+    if us <= max_us:
+        return None
+    return ("the host is busy %s: a wake-up round trip between two processes took %.0f us "
+            "(--max-wakeup-us %g; 6-9 on an idle machine): the fit would measure the host, not the "
+            "database; calibrate on an idle machine" % (when, us, max_us))
+
+
+def cpu_ref(build, ws_bytes):
+    """This host's CPU reference figure in ns over a working set of ws_bytes
+    (0: the spin): libdbfio's dbtime_cpu_ref() from BUILD's libdbfio.so, the
+    function the txn and metastorm engines measure their host with at start,
+    so a profile's figure and the engine's are the same work (docs/txn.md).
+    0 when the set cannot be allocated."""
+    lib = ctypes.CDLL(os.path.join(build, "libdbfio.so"))
+    lib.dbtime_cpu_ref.restype = ctypes.c_uint64
+    lib.dbtime_cpu_ref.argtypes = [ctypes.c_uint64]
+    return lib.dbtime_cpu_ref(ws_bytes)
 
 
 QUIET_CORES = 0.3       # the machine is quiet when fewer cores than this are busy (averaged over

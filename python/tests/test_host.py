@@ -11,6 +11,14 @@ def test_wakeup_us():
     assert isinstance(us, float) and 0 < us < 1e6
 
 
+def test_busy_refusal():
+    assert host.busy_refusal(30.0, 30, "now") is None
+    line = host.busy_refusal(31.4, 30, "after the runs")
+    assert line.startswith("the host is busy after the runs: a wake-up round trip between two "
+                           "processes took 31 us (--max-wakeup-us 30;")
+    assert "\n" not in line
+
+
 def halt_poll(monkeypatch, tmp_path, text):
     p = tmp_path / "guest_halt_poll_ns"
     if text is not None:
