@@ -112,8 +112,9 @@ static struct fio_option options[] = {
 		"CPU per DDL type, overriding cpu_per_stmt: create:900us,drop:400us,open:..,rename:..",
 		NULL),
 	FIO_ENGINE_RANGE(T, "cpu_ref", FIO_OPT_ULL, cpu_ref,
-		"The CPU reference figure (ns) of the machine the profile was calibrated on, "
-		"written by lab/ddlcalib (0: none)", "0", 0, 1000000000),
+		"The CPU reference figure of the machine the profile was calibrated on: ns of "
+		"thread CPU time for a fixed spin (lab/ddlcalib; 0: none, no scaling; 0..1G)",
+		"0", 0, 1ull << 30),
 	FIO_ENGINE_BOOL(T, "cpu_scale", cpu_scale,
 		"Scale cpu_per_stmt and ddl_cpu by this host's reference figure over cpu_ref", "1"),
 	{
