@@ -16,18 +16,14 @@ command -v strace >/dev/null || skip "strace is not installed"
 chmod 711 "$TMP"	# user postgres reaches its data directory below
 mkdir -p "$TMP/pg"
 res=$(/usr/bin/python3 - "$REPO" "$TMP/pg" <<'EOF'
-import importlib.machinery
-import importlib.util
 import os
 import sys
 import types
 repo, work = sys.argv[1], sys.argv[2]
 sys.path.insert(0, os.path.join(repo, "python"))
+from dbfio import labtool  # noqa: E402
 from dbfio.servers import PG_BIN, Fail, Postgres, run  # noqa: E402
-loader = importlib.machinery.SourceFileLoader("txncalib", os.path.join(repo, "lab", "txncalib"))
-spec = importlib.util.spec_from_loader("txncalib", loader)
-tc = importlib.util.module_from_spec(spec)
-loader.exec_module(tc)
+tc = labtool.load(repo, "txncalib")
 srv = Postgres(work, work, ["synchronous_commit=off"])
 try:
     srv.setup()

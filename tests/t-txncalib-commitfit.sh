@@ -15,8 +15,6 @@
 . "$(dirname "$0")/lib.sh"
 mkdir -p "$TMP/work"
 out=$(python3 - "$REPO" "$TMP/work" <<'EOF'
-import importlib.machinery
-import importlib.util
 import os
 import random
 import sys
@@ -24,10 +22,8 @@ import types
 
 repo, work = sys.argv[1], sys.argv[2]
 sys.path.insert(0, os.path.join(repo, "python"))
-loader = importlib.machinery.SourceFileLoader("txncalib", os.path.join(repo, "lab", "txncalib"))
-spec = importlib.util.spec_from_loader("txncalib", loader)
-tc = importlib.util.module_from_spec(spec)
-loader.exec_module(tc)
+from dbfio import labtool  # noqa: E402
+tc = labtool.load(repo, "txncalib")
 
 CALLS_MS = 0.07          # the stand-in's own log calls at a durable commit
 PRICE = 1.5              # commit_cpu burned after the flush costs 1.5x its figure

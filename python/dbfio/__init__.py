@@ -5,7 +5,9 @@
     dbfio.strace    one grammar for `strace -f [-ff] [-y] [-t|-tt|-ttt] [-T]`
                     output: calls (split ones joined), signals, exits
     dbfio.host      how busy the host is now: a wake-up round trip between
-                    two processes, how its idle vCPUs wait (guest_halt_poll_ns)
+                    two processes, how its idle vCPUs wait (guest_halt_poll_ns),
+                    the CPU reference figure profiles record
+    dbfio.labtool   a lab/ tool loaded as a module, for tests of its functions
     dbfio.pages     a results page written whole, the repository's paths relative
     dbfio.servers   throwaway PostgreSQL 15 and MariaDB 10.11 servers in a
                     scratch directory: set up, start, SQL, stop (lab/dbtrace,
