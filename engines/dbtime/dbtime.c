@@ -143,7 +143,10 @@ static uint64_t spin_steps(uint64_t x, uint64_t n)
 #define DBTIME_REF_SPIN		8
 
 static pthread_mutex_t ref_lock = PTHREAD_MUTEX_INITIALIZER;
-static uint64_t ref_len = UINT64_MAX, ref_ns;
+/* the figures measured so far, one per working-set size (a ring past REF_SIZES) */
+#define REF_SIZES	8
+static struct { uint64_t len, ns; } refs[REF_SIZES];
+static unsigned int nrefs;
 
 static uint64_t ref_measure(uint64_t ws_bytes)
 {
@@ -178,14 +181,21 @@ static uint64_t ref_measure(uint64_t ws_bytes)
 
 uint64_t dbtime_cpu_ref(uint64_t ws_bytes)
 {
-	uint64_t ns;
+	uint64_t ns = 0;
+	unsigned int i;
 
 	pthread_mutex_lock(&ref_lock);
-	if (ref_len != ws_bytes) {
-		ref_ns = ref_measure(ws_bytes);
-		ref_len = ref_ns ? ws_bytes : UINT64_MAX;
+	for (i = 0; i < nrefs && i < REF_SIZES && !ns; i++)
+		if (refs[i].len == ws_bytes)
+			ns = refs[i].ns;
+	if (!ns) {
+		ns = ref_measure(ws_bytes);
+		if (ns) {	/* a set that could not be allocated is tried again */
+			refs[nrefs % REF_SIZES].len = ws_bytes;
+			refs[nrefs % REF_SIZES].ns = ns;
+			nrefs++;
+		}
 	}
-	ns = ref_ns;
 	pthread_mutex_unlock(&ref_lock);
 	return ns;
 }

@@ -105,7 +105,6 @@ static double avg_ms(const struct txn_sum *s)
 	return s->count ? s->sum_ns / 1e6 / s->count : 0.0;
 }
 
-/* The summary's CPU line: the two reference figures and the factor, or why none. */
 void txn_sum_print(FILE *f, const struct txn_sum *s, const struct txn_sum_info *in)
 {
 	char cpu[160];
