@@ -467,7 +467,7 @@ def metastorm_counts(trace, table_json, flavor):
              "fdatasync": "fdatasync", "pwrite64": "write", "pread64": "read",
              "unlinkat": "unlink", "unlink": "unlink", "renameat": "rename",
              "renameat2": "rename", "rename": "rename", "mkdirat": "mkdir", "mkdir": "mkdir",
-             "newfstatat": "fstat", "fstat": "fstat", "ftruncate": "truncate", "rmdir": "rmdir",
+             "newfstatat": "fstat", "fstat": "fstat", "ftruncate": "truncate", "truncate": "truncate", "rmdir": "rmdir",
              "lseek": "lseek_end", "fallocate": "fallocate", "access": "access",
              "faccessat": "access", "faccessat2": "access"}
     seen = {v: 0 for v in list(names.values()) + ["stat"]}

@@ -3,13 +3,16 @@
 # Tier: quick
 # Timeout: 120
 # In full: under strace, each PostgreSQL CREATE TABLE with a primary key asks whether each new
-# relation's path exists (access F_OK, ENOENT: 2), stats the database directory (2) and opens an absent
-# fork of the heap (1, ENOENT); each DROP TABLE looks up the absent next segment and forks of heap and
-# index (8, ENOENT). Each MariaDB CREATE TABLE asks for its .frm twice (ENOENT) and stats the schema
-# directory (1); each DROP asks for the .frm (there) and the .TRG (ENOENT). These are the counts of the
-# real servers traced by lab/dbtrace (results/fidelity-mix.md; PostgreSQL's DROP: 10 truncate(2), 8 of
-# them failing ENOENT). A lookup follows no link and no fork, segment or .TRG name is ever written,
-# truncated, unlinked or created.
+# relation's path exists (access F_OK, ENOENT: 2), stats the database directory (2) and opens an
+# absent fork of the heap (1, ENOENT) and opens the heap again (1); each DROP TABLE looks up the
+# absent next segment and forks of heap and index (8, ENOENT), opens and closes the heap, and
+# truncates heap and index by their names (truncate(2): 2, no descriptor, no ftruncate). Each
+# MariaDB CREATE TABLE asks for its .frm twice (ENOENT) and stats the schema directory (1); each
+# DROP asks for the .frm (there) and the .TRG (ENOENT). These are the counts of the real servers
+# traced by lab/dbtrace (results/fidelity-mix.md; PostgreSQL's DROP: 10 truncate(2), 8 of them
+# failing ENOENT). The directories on a name's way are asked whether a link once a run, not at every
+# call (on ceph-fuse each ask is a round trip). A lookup follows no link and no fork, segment or
+# .TRG name is ever written, truncated, unlinked or created.
 . "$(dirname "$0")/lib.sh"
 command -v strace >/dev/null || skip "strace is not installed"
 [ -f "$B/metastorm.so" ] || fail "build/metastorm.so is missing (run make)"
@@ -19,7 +22,7 @@ for db in postgres mariadb; do
 		mkdir -p "$TMP/$db-$sec"
 		DBFIO_STORE_PHASE_MARK=1 DBFIO_LIB=$B DIR="$TMP/$db-$sec" N=$n TABLES=$n KEEP=0 \
 			strace -ff -qq -o "$TMP/$db-$sec.strace" \
-			-e trace=access,faccessat,faccessat2,newfstatat,openat,truncate,ftruncate,unlinkat \
+			-e trace=access,faccessat,faccessat2,newfstatat,openat,truncate,ftruncate,unlinkat,readlinkat \
 			"$FIO_BIN" --output-format=json --output="$TMP/$db-$sec.json" --section=$sec \
 			"$REPO/jobs/fidelity-$db-ddl.fio" 2>"$TMP/$db-$sec.err" ||
 			{ cat "$TMP/$db-$sec.err"; fail "$db $sec: fio failed"; }
@@ -43,14 +46,30 @@ REL='dbfio_ms_[0-9]+/db/[0-9]+'
 acc=$(count postgres-create create "faccessat2?\\(.*\"$REL\", F_OK, AT_SYMLINK_NOFOLLOW\\) = -1 ENOENT")
 dir=$(count postgres-create create "newfstatat\\(.*\"dbfio_ms_[0-9]+/db\", .*AT_SYMLINK_NOFOLLOW\\) = 0")
 fork=$(count postgres-create create "openat\\(.*\"${REL}_fsm\", O_RDONLY.*= -1 ENOENT")
-echo "per $n CREATE TABLE: access $acc, directory stat $dir, absent fork opened $fork"
+reopen=$(count postgres-create create "^openat\\(.*\"$REL\", O_RDWR\\|O_NOFOLLOW.*= [0-9]")
+echo "per $n CREATE TABLE: access $acc, directory stat $dir, absent fork opened $fork, heap opened again $reopen"
 [ "$acc" = $((2 * n)) ] || fail "CREATE: $acc access(F_OK) of new relation paths failing ENOENT in $n statements, not 2 each (PostgreSQL 15's)"
 [ "$dir" = $((2 * n)) ] || fail "CREATE: $dir stats of the database directory in $n statements, not 2 each (PostgreSQL 15's)"
 [ "$fork" = "$n" ] || fail "CREATE: $fork opens of an absent fork in $n statements, not 1 each"
+[ "$reopen" = "$n" ] || fail "CREATE: $reopen opens of a made relation in $n statements, not 1 each (PostgreSQL 15 opens the heap again)"
 probes=$(count postgres-drop drop "newfstatat\\(.*\"$REL(\\.1|_fsm|_vm|_init)\", .*AT_SYMLINK_NOFOLLOW\\) = -1 ENOENT")
 echo "per $n DROP TABLE: absent segments and forks looked up $probes"
 [ "$probes" = $((8 * n)) ] || fail "DROP: $probes lookups of absent segments and forks in $n statements, not 8 each (PostgreSQL 15's failing truncates)"
-ok "PostgreSQL CREATE: access 2, directory stat 2, an absent fork 1 a statement; DROP: 8 absent names a statement"
+byname=$(count postgres-drop drop "^truncate\\(\"/proc/self/fd/[0-9]+/$REL\", 0\\) = 0")
+byfd=$(count postgres-drop drop "^ftruncate\\(")
+heap=$(count postgres-drop drop "^openat\\(.*\"$REL\", O_RDWR\\|")
+echo "per $n DROP TABLE: truncated by name $byname, by descriptor $byfd, relations opened $heap"
+[ "$byname" = $((2 * n)) ] || fail "DROP: $byname truncate(2) of heap and index by name in $n statements, not 2 each (PostgreSQL 15's)"
+[ "$byfd" = 0 ] || fail "DROP: $byfd ftruncate(2) calls in $n statements: PostgreSQL 15 truncates by name only"
+[ "$heap" = "$n" ] || fail "DROP: $heap opens of a relation in $n statements, not 1 each (PostgreSQL 15 opens the heap)"
+ok "PostgreSQL CREATE: access 2, directory stat 2, an absent fork 1 a statement; DROP: 8 absent names, 2 truncates by name, the heap opened once a statement"
+# the store's check that no directory on a name's way is a link asks each directory once, not at
+# every call: on a FUSE file system (ceph-fuse) each ask is a round trip the database does not make
+dirasks=$(count postgres-drop drop "^readlinkat\\(.*\"dbfio_ms_[0-9]+(/db)?\",")
+lastasks=$(count postgres-drop drop "^readlinkat\\(.*\"$REL\",")
+echo "per $n DROP TABLE: directories asked whether a link $dirasks, truncated names asked $lastasks"
+[ "$dirasks" -le 2 ] || fail "DROP: the directories on the way were asked whether a link $dirasks times in $n statements: once each in a run, not at every call"
+[ "$lastasks" = $((2 * n)) ] || fail "DROP: $lastasks truncated names asked whether a link in $n statements, not 2 each (one per truncate by name)"
 FRM='dbfio_ms_[0-9]+/db/t[0-9]+'
 macc=$(count mariadb-create create "faccessat2?\\(.*\"$FRM\\.frm\", F_OK, AT_SYMLINK_NOFOLLOW\\) = -1 ENOENT")
 mdir=$(count mariadb-create create "newfstatat\\(.*\"dbfio_ms_[0-9]+/db\", .*AT_SYMLINK_NOFOLLOW\\) = 0")

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 command -v strace >/dev/null || skip "strace is not installed"
 [ -f "$B/metastorm.so" ] || fail "build/metastorm.so is missing (run make)"
-TRACE=access,faccessat,faccessat2,openat,open,close,fsync,fdatasync,pwrite64,pread64,unlinkat,unlink,renameat,renameat2,rename,mkdirat,mkdir,newfstatat,fstat,ftruncate,rmdir,lseek,fallocate
+TRACE=access,faccessat,faccessat2,openat,open,close,fsync,fdatasync,pwrite64,pread64,unlinkat,unlink,renameat,renameat2,rename,mkdirat,mkdir,newfstatat,fstat,truncate,ftruncate,rmdir,lseek,fallocate
 for flavor in mysql mariadb postgres; do
 	d=$TMP/$flavor
 	mkdir -p "$d"

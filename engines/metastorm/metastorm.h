@@ -185,9 +185,10 @@ static inline int ms_fstat(struct ms_data *md, struct store_file *f, const char 
 	return ms_chk(md, "fstat", path, store_fstat(md->store, f, &size));
 }
 
-static inline int ms_truncate(struct ms_data *md, struct store_file *f, const char *path)
+/* a file emptied by its name (truncate(2)), as PostgreSQL's DROP does */
+static inline int ms_truncate(struct ms_data *md, const char *path)
 {
-	return ms_chk(md, "ftruncate", path, store_truncate(md->store, f, 0));
+	return ms_chk(md, "truncate", path, store_truncate_path(md->store, path, 0));
 }
 
 static inline int ms_size(struct ms_data *md, struct store_file *f, const char *path)

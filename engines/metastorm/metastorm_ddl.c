@@ -168,11 +168,13 @@ static int pg_absent_forks(struct ms_data *md, const char *rel)
 	return ret;
 }
 
-/* PostgreSQL's mdunlink at commit: truncate now, unlink at the next checkpoint */
+/*
+ * PostgreSQL 15's mdunlink at commit: the main fork truncated by its name
+ * now (truncate(2), no descriptor), unlinked at the next checkpoint.
+ */
 static int pg_tombstone(struct ms_data *md, uint32_t file)
 {
 	struct ms_table t = { .file = file };
-	struct store_file *f;
 	char path[160];
 	int ret;
 
@@ -186,11 +188,7 @@ static int pg_tombstone(struct ms_data *md, uint32_t file)
 		md->tombs_cap = cap;
 	}
 	table_path(md, path, sizeof(path), &t, "");
-	ret = ms_open(md, path, O_RDWR, &f);
-	if (ret)
-		return ret;
-	ret = ms_truncate(md, f, path);
-	ms_close(md, f, path);
+	ret = ms_truncate(md, path);
 	if (!ret)
 		md->tombs[md->ntombs++] = file;
 	if (!ret)
@@ -198,11 +196,25 @@ static int pg_tombstone(struct ms_data *md, uint32_t file)
 	return ret;
 }
 
-/* A PostgreSQL table is two relations: the heap (file) and its primary key (file + 1) */
+/*
+ * A PostgreSQL table is two relations: the heap (file) and its primary key
+ * (file + 1). Before their truncates the backend opens the heap's main fork
+ * and closes it (traced on 15: one open and close a DROP, O_RDWR).
+ */
 static int pg_tombstones(struct ms_data *md, uint32_t file)
 {
-	int ret = pg_tombstone(md, file);
+	struct ms_table t = { .file = file };
+	struct store_file *f;
+	char path[160];
+	int ret;
 
+	table_path(md, path, sizeof(path), &t, "");
+	ret = ms_open(md, path, O_RDWR, &f);
+	if (ret)
+		return ret;
+	ret = ms_close(md, f, path);
+	if (!ret)
+		ret = pg_tombstone(md, file);
 	return ret ? ret : pg_tombstone(md, file + 1);
 }
 
@@ -226,13 +238,15 @@ static int pg_new_relation(struct ms_data *md, const char *path)
  * (mdcreate: no fsync) after their lookups (pg_new_relation), the index's
  * metapage written and synced at once (btbuildempty → smgrimmedsync),
  * relation sizes probed with lseek(SEEK_END), and one open of an absent fork
- * of the heap (traced: 1.15 failing opens a CREATE).
+ * of the heap (traced: 1.15 failing opens a CREATE). The heap is opened
+ * again while the index is built, and closed after the index's fsync
+ * (traced: one re-open a CREATE; an MDS round trip on CephFS).
  */
 static int pg_create(struct ms_data *md, struct ms_table *t)
 {
 	struct ms_table ix = { .file = t->file + 1 };
-	struct store_file *f;
-	char path[176];
+	struct store_file *f, *h;
+	char path[176], heap[160];
 	unsigned int i;
 	int ret;
 
@@ -259,12 +273,19 @@ static int pg_create(struct ms_data *md, struct ms_table *t)
 	ret = ms_open(md, path, O_RDWR | O_CREAT | O_EXCL, &f);
 	if (ret)
 		return ret;
+	table_path(md, heap, sizeof(heap), t, "");
+	ret = ms_open(md, heap, O_RDWR, &h);
+	if (ret) {
+		ms_close(md, f, path);
+		return ret;
+	}
 	for (i = 0; !ret && i < MS_PG_CREATE_PROBES; i++)
 		ret = ms_size(md, f, path);
 	if (!ret)
 		ret = ms_write(md, f, path, md->page_size, 0);
 	if (!ret)
 		ret = ms_sync(md, f, path, 0);
+	ms_close(md, h, heap);
 	ms_close(md, f, path);
 	return ret;
 }

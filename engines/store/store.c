@@ -351,6 +351,12 @@ int store_truncate(struct store *s, struct store_file *f, uint64_t len)
 	return STORE_CALL(s, SOP_TRUNCATE, s->ops->truncate(s, f, len));
 }
 
+int store_truncate_path(struct store *s, const char *path, uint64_t len)
+{
+	STORE_NEED(s, truncate_path);
+	return STORE_CALL(s, SOP_TRUNCATE, s->ops->truncate_path(s, path, len));
+}
+
 int store_rmdir(struct store *s, const char *path)
 {
 	STORE_NEED(s, rmdir);

@@ -3,7 +3,8 @@
  *
  * An engine is a database's I/O pattern; this layer is the plumbing under it.
  * One interface (open, close, pwritev, preadv, fsync, fdatasync, unlink,
- * mkdir, rename, directory fsync, fstat, sync_file_range, truncate, and an
+ * mkdir, rename, directory fsync, fstat, sync_file_range, truncate (of a
+ * file or a name), and an
  * asynchronous submit/reap path) over five backends, picked by the engine
  * option store=posix|uring|aio|cephfs|rbd:
  *
@@ -224,6 +225,8 @@ struct store_ops {
 	int (*fstat)(struct store *s, struct store_file *f, uint64_t *size);
 	int (*sync_range)(struct store *s, struct store_file *f, uint64_t off, uint64_t len);
 	int (*truncate)(struct store *s, struct store_file *f, uint64_t len);
+	/* truncate(2) of a name; a link as its last component is refused */
+	int (*truncate_path)(struct store *s, const char *path, uint64_t len);
 	int (*submit)(struct store *s, struct store_req *r);
 	int (*reap)(struct store *s, unsigned int min, unsigned int max,
 		    struct store_req **out, int64_t timeout_ns);
@@ -307,6 +310,14 @@ int store_dirsync(struct store *s, const char *path);
 int store_fstat(struct store *s, struct store_file *f, uint64_t *size);
 int store_sync_range(struct store *s, struct store_file *f, uint64_t off, uint64_t len);
 int store_truncate(struct store *s, struct store_file *f, uint64_t len);
+/*
+ * A file truncated by its name, as PostgreSQL's mdunlink does (truncate(2),
+ * no descriptor): counted as SOP_TRUNCATE. The last component is asked
+ * first without following it: a symbolic link is refused (-ELOOP), an
+ * absent name is -ENOENT and nothing is truncated. -EOPNOTSUPP where the
+ * store has no names (rbd).
+ */
+int store_truncate_path(struct store *s, const char *path, uint64_t len);
 /* Remove an empty directory (-EOPNOTSUPP where the backend has no rmdir). */
 int store_rmdir(struct store *s, const char *path);
 /*

@@ -349,6 +349,7 @@ const struct store_ops store_aio_ops = {
 	.lookup		= posix_lookup,
 	.sync_range	= posix_sync_range,
 	.truncate	= posix_truncate,
+	.truncate_path	= posix_truncate_path,
 	.submit		= aio_submit,
 	.reap		= aio_reap,
 };

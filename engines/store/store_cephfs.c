@@ -507,6 +507,24 @@ static int cephfs_truncate(struct store *s, struct store_file *f, uint64_t len)
 	return ceph_ftruncate(CM(s), f->fd, len);
 }
 
+/* by name: the last component looked up without following it, then ceph_truncate */
+static int cephfs_truncate_path(struct store *s, const char *path, uint64_t len)
+{
+	struct ceph_statx stx;
+	int ret;
+	ABS(s, p, path);
+
+	ret = ceph_statx(CM(s), p, &stx, CEPH_STATX_MODE, AT_SYMLINK_NOFOLLOW);
+	if (ret)
+		return ret;
+	if (S_ISLNK(stx.stx_mode)) {
+		store_set_error(s, -ELOOP, "'%s' is a symbolic link: dbfio follows no link in "
+				"its directory (remove it)", path);
+		return -ELOOP;
+	}
+	return ceph_truncate(CM(s), p, (int64_t)len);
+}
+
 /* lseek(SEEK_END): a size probe, which on CephFS may ask the MDS */
 static int cephfs_size(struct store *s, struct store_file *f, uint64_t *size)
 {
@@ -543,6 +561,7 @@ const struct store_ops store_cephfs_ops = {
 	.dirsync	= cephfs_dirsync,
 	.fstat		= cephfs_fstat,
 	.truncate	= cephfs_truncate,
+	.truncate_path	= cephfs_truncate_path,
 	.rmdir		= cephfs_rmdir,
 	.size		= cephfs_size,
 	.fallocate	= cephfs_fallocate,

@@ -224,6 +224,7 @@ int posix_base_init(struct posix_base *pb, const struct store_config *cfg,
 	int ret;
 
 	pb->lock = NULL;
+	pb->ndirs = pb->nextdir = 0;
 	pb->rootfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (pb->rootfd < 0) {
 		int e = errno;
@@ -266,7 +267,9 @@ void posix_base_exit(struct posix_base *pb)
  * database's own call stays the one traced (openat, unlinkat, ...), as the
  * strace comparisons with the real servers need; openat2's RESOLVE_BENEATH
  * would change it. A link swapped in between the check and the call (a
- * concurrent attacker, not a left-over) is not caught.
+ * concurrent attacker, not a left-over) is not caught. A directory found to
+ * be no link is not asked again (struct posix_base's dirs) until this store
+ * removes or renames one: the database makes one lookup a call, so must we.
  */
 /* -ELOOP, and the account of it for store_strerror */
 static int linked(struct store *s, const char *name)
@@ -274,6 +277,39 @@ static int linked(struct store *s, const char *name)
 	store_set_error(s, -ELOOP, "'%s' is a symbolic link: dbfio follows no link in its "
 			"directory (remove it)", name);
 	return -ELOOP;
+}
+
+static int dir_known(const struct posix_base *pb, const char *sub)
+{
+	unsigned int i;
+
+	for (i = 0; i < pb->ndirs; i++)
+		if (!strcmp(pb->dirs[i], sub))
+			return 1;
+	return 0;
+}
+
+static void dir_learn(struct posix_base *pb, const char *sub)
+{
+	if (strlen(sub) >= POSIX_DIR_NAME)
+		return;
+	strcpy(pb->dirs[pb->nextdir], sub);
+	pb->nextdir = (pb->nextdir + 1) % POSIX_DIRS_KNOWN;
+	if (pb->ndirs < POSIX_DIRS_KNOWN)
+		pb->ndirs++;
+}
+
+/* path and what is beneath it are no longer known (an rmdir, a rename) */
+static void dir_forget(struct posix_base *pb, const char *path)
+{
+	size_t n = strlen(path);
+	unsigned int i, k = 0;
+
+	for (i = 0; i < pb->ndirs; i++)
+		if (strncmp(pb->dirs[i], path, n) || (pb->dirs[i][n] && pb->dirs[i][n] != '/'))
+			memmove(pb->dirs[k++], pb->dirs[i], POSIX_DIR_NAME);
+	pb->ndirs = k;
+	pb->nextdir = k % POSIX_DIRS_KNOWN;
 }
 
 static int beneath(struct store *s, const char *path)
@@ -292,8 +328,12 @@ static int beneath(struct store *s, const char *path)
 		if ((size_t)(slash - path) >= sizeof(sub))
 			return -ENAMETOOLONG;
 		snprintf(sub, sizeof(sub), "%.*s", (int)(slash - path), path);
+		if (dir_known(PB(s), sub))
+			continue;
 		if (readlinkat(rootfd, sub, &c, 1) >= 0)
 			return linked(s, sub);
+		if (errno == EINVAL)	/* there, and no link */
+			dir_learn(PB(s), sub);
 	}
 	return 0;
 }
@@ -395,6 +435,7 @@ int posix_mkdir(struct store *s, const char *path, mode_t mode)
 
 int posix_rmdir(struct store *s, const char *path)
 {
+	dir_forget(PB(s), path);
 	return AT_ROOT(s, path, unlinkat(PB(s)->rootfd, path, AT_REMOVEDIR));
 }
 
@@ -409,8 +450,11 @@ int posix_lookup(struct store *s, const char *path, int access)
 
 int posix_rename(struct store *s, const char *from, const char *to)
 {
-	int ret = beneath(s, to);
+	int ret;
 
+	dir_forget(PB(s), from);
+	dir_forget(PB(s), to);
+	ret = beneath(s, to);
 	return ret ? ret : AT_ROOT(s, from, renameat(PB(s)->rootfd, from, PB(s)->rootfd, to));
 }
 
@@ -449,6 +493,29 @@ int posix_truncate(struct store *s, struct store_file *f, uint64_t len)
 {
 	(void)s;
 	return ftruncate(f->fd, len) ? -errno : 0;
+}
+
+/*
+ * truncate(2) by name, the database's own call, through the root's
+ * descriptor (/proc/self/fd/N/name: no cwd, no root path re-resolved). The
+ * last component is asked first (readlinkat, which follows nothing): a link
+ * is refused, an absent name ends here with -ENOENT, as truncate's would.
+ */
+int posix_truncate_path(struct store *s, const char *path, uint64_t len)
+{
+	char full[PATH_MAX + 32], c;
+	int ret = beneath(s, path);
+
+	if (ret)
+		return ret;
+	if (readlinkat(PB(s)->rootfd, path, &c, 1) >= 0)
+		return linked(s, path);
+	if (errno != EINVAL)
+		return -errno;
+	if (snprintf(full, sizeof(full), "/proc/self/fd/%d/%s", PB(s)->rootfd, path) >=
+	    (int)sizeof(full))
+		return -ENAMETOOLONG;
+	return truncate(full, (off_t)len) ? -errno : 0;
 }
 
 int posix_size(struct store *s, struct store_file *f, uint64_t *size)
@@ -513,6 +580,7 @@ const struct store_ops store_posix_ops = {
 	.fstat		= posix_fstat,
 	.sync_range	= posix_sync_range,
 	.truncate	= posix_truncate,
+	.truncate_path	= posix_truncate_path,
 	.rmdir		= posix_rmdir,
 	.size		= posix_size,
 	.fallocate	= posix_falloc,

@@ -15,10 +15,21 @@ struct store_file {
 
 struct posix_lock;
 
+#define POSIX_DIRS_KNOWN	16
+#define POSIX_DIR_NAME		120
+
 /* First member of s->priv for the posix-like backends. */
 struct posix_base {
 	int rootfd;		/* O_PATH|O_DIRECTORY fd of cfg.root */
 	struct posix_lock *lock;	/* the directory's lock, shared in the process */
+	/*
+	 * Directories beneath the root already found to be no link, so that
+	 * a name's check costs no lookups beyond the call's own (on a FUSE
+	 * file system each is a round trip); what an rmdir or a rename names
+	 * is forgotten, with what is beneath it.
+	 */
+	unsigned int ndirs, nextdir;
+	char dirs[POSIX_DIRS_KNOWN][POSIX_DIR_NAME];
 };
 
 /*
@@ -46,6 +57,7 @@ int posix_dirsync(struct store *s, const char *path);
 int posix_fstat(struct store *s, struct store_file *f, uint64_t *size);
 int posix_sync_range(struct store *s, struct store_file *f, uint64_t off, uint64_t len);
 int posix_truncate(struct store *s, struct store_file *f, uint64_t len);
+int posix_truncate_path(struct store *s, const char *path, uint64_t len);
 int posix_size(struct store *s, struct store_file *f, uint64_t *size);
 int posix_falloc(struct store *s, struct store_file *f, uint64_t off, uint64_t len);
 

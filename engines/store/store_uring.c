@@ -431,6 +431,7 @@ const struct store_ops store_uring_ops = {
 	.lookup		= posix_lookup,
 	.sync_range	= posix_sync_range,
 	.truncate	= posix_truncate,
+	.truncate_path	= posix_truncate_path,
 	.submit		= uring_submit,
 	.reap		= uring_reap,
 };

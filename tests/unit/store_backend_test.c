@@ -17,6 +17,8 @@
  * cephfs/rbd no ceph.conf, or the cluster did not answer within 30 s).
  */
 #include <errno.h>
+#include <limits.h>
+#include <sys/stat.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -197,6 +199,82 @@ static int test_basic(struct store *s)
 	return 0;
 }
 
+/*
+ * Truncate by name (devtest-a holds 200 KiB): to 50 KiB; an absent name is
+ * -ENOENT; on a local directory a link at the name is refused and its
+ * target, outside the store, keeps its size (stat(2) is the oracle there).
+ */
+static int test_truncate_path(struct store *s)
+{
+	char path[PATH_MAX], victim[] = "/tmp/devtest-victim-XXXXXX";
+	struct store_file *f;
+	struct stat st;
+	int ret, fd;
+
+	ret = OP(SOP_TRUNCATE, store_truncate_path(s, "devtest-a", 50 * KiB));
+	EXPECT(!ret, "truncate by name: %s", strerror(-ret));
+	ret = OP(SOP_OPEN, store_open(s, "devtest-a", O_RDONLY, 0, 0, &f));
+	EXPECT(!ret, "reopen: %s", strerror(-ret));
+	if (expect_size(s, f, 50 * KiB) || read_check(s, f, 0, 50 * KiB, 1))
+		return T_EXIT_FAIL;
+	EXPECT(!OP(SOP_CLOSE, store_close(s, f)), "close");
+	ret = OP(SOP_TRUNCATE, store_truncate_path(s, "devtest-absent", 0));
+	EXPECT(ret == -ENOENT, "truncate of an absent name: %d, not -ENOENT", ret);
+	if (!(store_caps(s) & STORE_CAP_LOCAL_DIR))
+		return 0;
+	snprintf(path, sizeof(path), "%s/devtest-a", cfg.root);
+	EXPECT(!stat(path, &st) && st.st_size == (off_t)(50 * KiB),
+	       "stat(2) of %s: %lld bytes, not 50 KiB", path, (long long)st.st_size);
+	fd = mkstemp(victim);
+	EXPECT(fd >= 0 && !ftruncate(fd, 4096), "victim %s: %s", victim, strerror(errno));
+	close(fd);
+	snprintf(path, sizeof(path), "%s/devtest-link", cfg.root);
+	EXPECT(!symlink(victim, path), "symlink %s: %s", path, strerror(errno));
+	ret = OP(SOP_TRUNCATE, store_truncate_path(s, "devtest-link", 0));
+	fd = !stat(victim, &st) && st.st_size == 4096;
+	unlink(path);
+	unlink(victim);
+	EXPECT(fd, "truncate through a link changed its target %s", victim);
+	EXPECT(ret == -ELOOP, "truncate of a link: %d, not -ELOOP", ret);
+	return 0;
+}
+
+/*
+ * A directory the store removed and found again as a link is refused: the
+ * store remembers directories that were no link, and must forget one it
+ * removes (or renames). Local directories only: the link is made here.
+ */
+static int test_dir_relinked(struct store *s)
+{
+	char victim[] = "/tmp/devtest-victimdir-XXXXXX", path[PATH_MAX];
+	struct store_file *f;
+	int ret, gone;
+
+	if (!(store_caps(s) & STORE_CAP_LOCAL_DIR) || !(store_caps(s) & STORE_CAP_MKDIR))
+		return 0;
+	EXPECT(!OP(SOP_MKDIR, store_mkdir(s, "devtest-rl", 0755)), "mkdir devtest-rl");
+	ret = OP(SOP_OPEN, store_open(s, "devtest-rl/f", O_CREAT | O_RDWR, 0644, 0, &f));
+	EXPECT(!ret, "create devtest-rl/f: %s", strerror(-ret));
+	EXPECT(!OP(SOP_CLOSE, store_close(s, f)), "close");
+	EXPECT(!OP(SOP_UNLINK, store_unlink(s, "devtest-rl/f")), "unlink devtest-rl/f");
+	EXPECT(!OP(SOP_RMDIR, store_rmdir(s, "devtest-rl")), "rmdir devtest-rl");
+	EXPECT(mkdtemp(victim), "mkdtemp: %s", strerror(errno));
+	snprintf(path, sizeof(path), "%s/devtest-rl", cfg.root);
+	EXPECT(!symlink(victim, path), "symlink %s: %s", path, strerror(errno));
+	ret = OP(SOP_OPEN, store_open(s, "devtest-rl/g", O_CREAT | O_RDWR, 0644, 0, &f));
+	if (!ret)
+		store_close(s, f);
+	snprintf(path, sizeof(path), "%s/g", victim);
+	gone = access(path, F_OK) != 0;
+	unlink(path);
+	rmdir(victim);
+	snprintf(path, sizeof(path), "%s/devtest-rl", cfg.root);
+	unlink(path);
+	EXPECT(gone && ret == -ELOOP, "create through a directory removed and linked again: %d, "
+	       "%s", ret, gone ? "nothing made there" : "made in the link's target");
+	return 0;
+}
+
 /* Truncate: shrink, grow (the grown part reads as zeros), O_TRUNC. */
 static int test_truncate(struct store *s)
 {
@@ -215,6 +293,8 @@ static int test_truncate(struct store *s)
 	free(buf);
 	EXPECT(ret == 100 * KiB && z, "grown part not zero (read %d)", ret);
 	EXPECT(!OP(SOP_CLOSE, store_close(s, f)), "close");
+	if ((store_caps(s) & STORE_CAP_NAMESPACE) && test_truncate_path(s))
+		return T_EXIT_FAIL;
 	ret = OP(SOP_OPEN, store_open(s, "devtest-a", O_RDWR | O_TRUNC, 0, 0, &f));
 	EXPECT(!ret, "open O_TRUNC: %s", strerror(-ret));
 	if (expect_size(s, f, 0) || write_pattern(s, f, 0, MiB, 1))
@@ -734,7 +814,7 @@ static int run_tests(struct store **sp)
 	} else if (OP(SOP_UNLINK, store_unlink(*sp, "devtest-a"))) {
 		FAIL("unlink(devtest-a)");
 	}
-	if (test_reuse(*sp) || test_dirs(*sp) || test_unsupported(*sp) ||
+	if (test_reuse(*sp) || test_dirs(*sp) || test_dir_relinked(*sp) || test_unsupported(*sp) ||
 	    counts_match(*sp, "sync calls") || test_async(*sp) ||
 	    counts_match(*sp, "async calls") || test_persist(sp) ||
 	    counts_match(*sp, "after re-init") || test_threads())
