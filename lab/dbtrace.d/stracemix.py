@@ -121,12 +121,17 @@ def _ret(c):
 OPEN_FLAGS = ("O_CREAT", "O_EXCL", "O_TRUNC", "O_DIRECT", "O_DSYNC", "O_SYNC", "O_APPEND")
 
 
-def decode(c, cwd):
+PROC_FD = re.compile(r"^/proc/self/fd/(\d+)/(.*)$")
+
+
+def decode(c, cwd, fds=None):
     """One traced call (a dbfio.strace.Call) -> (name, path, is_dir, size,
     flags). name is the call, except lseek(SEEK_END) -> lseek_end (a size
     probe) and open/openat with O_CREAT -> <call>_creat. size is the byte
     count of reads and writes; flags the notable open flags (O_DSYNC files
-    sync on write)."""
+    sync on write). fds: the thread's descriptors seen so far (-y), for a
+    name under /proc/self/fd/N/ (dbfio's truncate by name through its
+    directory's descriptor)."""
     call, args, ret = c.call, c.args, _ret(c)
     size = None
     flags = ()
@@ -161,6 +166,9 @@ def decode(c, cwd):
     elif call in PATH_CALLS:
         s = c.strings()
         path = _join(cwd, s[0] if s else "")
+        m = PROC_FD.match(path)
+        if m and fds and int(m.group(1)) in fds:
+            path = os.path.join(fds[int(m.group(1))], m.group(2))
         is_dir = call in ("mkdir", "rmdir")
     elif call == "io_submit":
         m = AIOFD.search(args)
@@ -252,15 +260,18 @@ def mix(files, phases, classifier, fg_tids=(), socket_close_is_fg=False):
     stats = {"files": 0, "lines": 0}
     for fname in files:
         tid = int(fname.rsplit(".", 1)[1])
-        events, fg = [], tid in fg_tids
+        events, fg, fds = [], tid in fg_tids, {}
         for c in parse(fname):
             stats["lines"] += 1
+            fd, fpath = c.fd(0)
+            if fd is not None and fpath:
+                fds[fd] = fpath
             if socket_close_is_fg and c.call == "close" and "<socket:" in c.args:
                 fg = True
             ph = next((p for p in phases if p.t0 <= c.ts < p.t1), None)
             if ph is None:
                 continue
-            name, path, is_dir, size, flags = decode(c, classifier.datadir)
+            name, path, is_dir, size, flags = decode(c, classifier.datadir, fds)
             events.append((ph, classifier.role(path, is_dir), name, size, c.dur or 0.0, int(_ret(c) < 0), flags))
         stats["files"] += 1
         for ph, role, name, size, dur, failed, flags in events:
