@@ -270,7 +270,12 @@ def side_cluster(ctx, profile, tag, extra_env=None, mounts=False):
     cl = os.path.join(REPO, "tools", "cluster")
     was_up = subprocess.run([cl, "status"], env=cenv, capture_output=True).returncode == 0
     t = time.time()
-    r = subprocess.run([cl, "up", "--profile", profile], env=cenv, capture_output=True, text=True)
+    try:
+        r = subprocess.run([cl, "up", "--profile", profile], env=cenv, capture_output=True, text=True)
+    except BaseException:       # a signal while it starts: stop what this started
+        if not was_up:
+            subprocess.run([cl, "down"], env=cenv, capture_output=True)
+        raise
     log(f"{ctx.seed} cluster --profile {profile} {'was up' if was_up else 'up'}: {time.time() - t:.0f}s")
     if r.returncode != 0:
         ctx.notes.append(f"the {tag} cluster did not start: " + (r.stderr.strip().splitlines() or ["?"])[-1])

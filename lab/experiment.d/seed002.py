@@ -54,11 +54,11 @@ def gluster_mount(ctx):
         return os.environ["GLUSTER_MNT"], False
     r = subprocess.run([GL, "env"], capture_output=True, text=True)
     if r.returncode != 0 and ctx.a.start_gluster:
+        ctx.a.started_gluster = True    # before the start: a signal while it starts stops it too
         u = subprocess.run([GL, "up"], capture_output=True, text=True)
         if u.returncode != 0:
             ctx.notes.append("tools/gluster up failed: " + (u.stderr.strip().splitlines() or ["?"])[-1])
             return None, False
-        ctx.a.started_gluster = True
         r = subprocess.run([GL, "env"], capture_output=True, text=True)
     if r.returncode != 0:
         ctx.notes.append("no GlusterFS volume (tools/gluster up, or --start-gluster): GlusterFS columns empty")
