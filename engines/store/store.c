@@ -522,6 +522,13 @@ void store_set_error(struct store *s, int err, const char *fmt, ...)
 	s->last_err = err;
 }
 
+int store_link_refused(struct store *s, const char *name)
+{
+	store_set_error(s, -ELOOP, "'%s' is a symbolic link: dbfio follows no link in its "
+			"directory (remove it)", name);
+	return -ELOOP;
+}
+
 /* Field 22 of /proc/PID/stat: the start in clock ticks after boot (0: unknown). */
 static unsigned long long proc_start(long pid)
 {

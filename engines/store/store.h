@@ -389,6 +389,9 @@ const char *store_strerror(const struct store *s, int err);
 void store_set_error(struct store *s, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* For backends: -ELOOP, with the account of it: name is a link dbfio will not follow. */
+int store_link_refused(struct store *s, const char *name);
+
 /*
  * For backends: the text a lock records about its holder, and what the next
  * run makes of it. store_holder_self writes "dbfio,pid=N,host=H,start=T,

@@ -517,11 +517,8 @@ static int cephfs_truncate_path(struct store *s, const char *path, uint64_t len)
 	ret = ceph_statx(CM(s), p, &stx, CEPH_STATX_MODE, AT_SYMLINK_NOFOLLOW);
 	if (ret)
 		return ret;
-	if (S_ISLNK(stx.stx_mode)) {
-		store_set_error(s, -ELOOP, "'%s' is a symbolic link: dbfio follows no link in "
-				"its directory (remove it)", path);
-		return -ELOOP;
-	}
+	if (S_ISLNK(stx.stx_mode))
+		return store_link_refused(s, path);
 	return ceph_truncate(CM(s), p, (int64_t)len);
 }
 

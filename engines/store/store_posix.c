@@ -271,14 +271,6 @@ void posix_base_exit(struct posix_base *pb)
  * be no link is not asked again (struct posix_base's dirs) until this store
  * removes or renames one: the database makes one lookup a call, so must we.
  */
-/* -ELOOP, and the account of it for store_strerror */
-static int linked(struct store *s, const char *name)
-{
-	store_set_error(s, -ELOOP, "'%s' is a symbolic link: dbfio follows no link in its "
-			"directory (remove it)", name);
-	return -ELOOP;
-}
-
 static int dir_known(const struct posix_base *pb, const char *sub)
 {
 	unsigned int i;
@@ -331,7 +323,7 @@ static int beneath(struct store *s, const char *path)
 		if (dir_known(PB(s), sub))
 			continue;
 		if (readlinkat(rootfd, sub, &c, 1) >= 0)
-			return linked(s, sub);
+			return store_link_refused(s, sub);
 		if (errno == EINVAL)	/* there, and no link */
 			dir_learn(PB(s), sub);
 	}
@@ -346,7 +338,7 @@ static int beneath_open(struct store *s, const char *path, int flags, mode_t mod
 		return ret;
 	fd = openat(PB(s)->rootfd, path, flags | O_CLOEXEC | O_NOFOLLOW, mode);
 	if (fd < 0 && errno == ELOOP)
-		return linked(s, path);
+		return store_link_refused(s, path);
 	return fd < 0 ? -errno : fd;
 }
 
@@ -509,7 +501,7 @@ int posix_truncate_path(struct store *s, const char *path, uint64_t len)
 	if (ret)
 		return ret;
 	if (readlinkat(PB(s)->rootfd, path, &c, 1) >= 0)
-		return linked(s, path);
+		return store_link_refused(s, path);
 	if (errno != EINVAL)
 		return -errno;
 	if (snprintf(full, sizeof(full), "/proc/self/fd/%d/%s", PB(s)->rootfd, path) >=
