@@ -442,13 +442,14 @@ def recycle_order(path, d):
 
 @command
 def redo_writes(path, blk):
-    """redo-writes STRACE BLK: strace -f of txn flavor=mariadb (openat, pwrite64): how it
+    """redo-writes STRACE BLK: strace -f of txn or metastorm flavor=mariadb (openat, pwrite64): how it
     opened ib_logfile0 (O_CREAT) and its writes after the file header, as
     "direct|buffered aligned|unaligned N-writes FLAGS" (aligned: sizes and offsets in BLK)."""
     fd, flags, sizes = None, "", []
     for c in dbstrace.calls(path):
         ok = c.ret is not None and c.ret >= 0
-        if c.call == "openat" and c.strings()[:1] == ["ib_logfile0"] and ok and "O_CREAT" in c.argv[2]:
+        if c.call == "openat" and c.strings()[:1] and c.strings()[0].split("/")[-1] == "ib_logfile0" \
+                and ok and "O_CREAT" in c.argv[2]:
             fd, flags = c.ret, c.argv[2]
         elif c.call == "pwrite64" and fd is not None and c.fd(0)[0] == fd and ok:
             sizes.append(tuple(c.ints(2, 3)))
@@ -457,6 +458,49 @@ def redo_writes(path, blk):
     aligned = all(n % blk == 0 and off % blk == 0 for n, off in tail)
     print("%s %s %d-writes %s" % ("direct" if "O_DIRECT" in flags else "buffered",
                                   "aligned" if aligned else "unaligned", len(tail), flags))
+
+
+def shape(sizes, blk=4096):
+    """"mean=BYTES over=SHARE n=N": the mean write and the share of writes over one block."""
+    if not sizes:
+        raise SystemExit("no redo writes")
+    return "mean=%d over=%.3f n=%d" % (sum(sizes) / len(sizes),
+                                       sum(1 for n in sizes if n > blk) / len(sizes), len(sizes))
+
+
+@command
+def dbtrace_redo_shape(path, phase):
+    """dbtrace-redo-shape JSON PHASE: lab/dbtrace's JSON, the real server's redo writes in
+    PHASE (create_table, drop_table) as shape() prints them."""
+    w = json.load(open(path))["traced"]["phases"][phase]["roles"]["redo"]["writes"]
+    print(shape([int(n) for n, c in w["hist"].items() for _ in range(c)]))
+
+
+@command
+def redo_shape(path):
+    """redo-shape STRACE: strace -f of metastorm flavor=mariadb (openat, pwrite64): its
+    ib_logfile0 writes after the preallocation (64 kB writes), as shape() prints them."""
+    fd, sizes = None, []
+    for c in dbstrace.calls(path):
+        ok = c.ret is not None and c.ret >= 0
+        if c.call == "openat" and c.strings()[:1] and c.strings()[0].split("/")[-1] == "ib_logfile0" and ok:
+            fd = c.ret
+        elif c.call == "pwrite64" and fd is not None and c.fd(0)[0] == fd and ok:
+            n = c.ints(2, 3)[0]
+            if n != 65536:
+                sizes.append(n)
+    print(shape(sizes))
+
+
+@command
+def shapes_agree(want, got, mean_tol, over_tol):
+    """shapes-agree WANT GOT MEAN_TOL OVER_TOL: exit 0 when GOT's mean write is within
+    MEAN_TOL (relative) of WANT's and its share over one block within OVER_TOL (absolute)."""
+    w = dict(kv.split("=") for kv in want.split())
+    g = dict(kv.split("=") for kv in got.split())
+    ok = (abs(float(g["mean"]) / float(w["mean"]) - 1) <= float(mean_tol) and
+          abs(float(g["over"]) - float(w["over"])) <= float(over_tol))
+    sys.exit(0 if ok else 1)
 
 
 @command

@@ -1,11 +1,13 @@
 #!/bin/bash
-# Description: flavor=mariadb opens its redo log as MariaDB 10.11 does: O_DIRECT on a block device, buffered on ceph-fuse
+# Description: txn and metastorm flavor=mariadb open ib_logfile0 as MariaDB 10.11: O_DIRECT on a block device, else buffered
 # Timeout: 300
-# In full: flavor=mariadb opens its redo log as MariaDB 10.11 does in the same directory: O_DIRECT
-# with writes in the device's physical block size on a block device's file system, buffered where
-# there is none (ceph-fuse): local, CephFS and ext4-on-RBD; the oracle is real mariadbd's own start-up
-# line ("File system buffers for log disabled (block size=N bytes)" / "Buffered log writes") and the
-# model's openat flags and pwrite sizes under strace
+# In full: both engines that model MariaDB's redo log (txn, and metastorm's DDL) open it as MariaDB
+# 10.11 does in the same directory: O_DIRECT with writes in the device's physical block size on a
+# block device's file system, buffered where there is none (ceph-fuse): local, CephFS and
+# ext4-on-RBD; the oracle is real mariadbd's own start-up line ("File system buffers for log disabled
+# (block size=N bytes)" / "Buffered log writes") and the models' openat flags and pwrite sizes under
+# strace. metastorm's DDL records also advance the log as the real server's do (about 1 kB a write:
+# its O_DIRECT writes are 4 kB, 8 kB where a record crosses a block, on a 4k disk)
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || skip "needs root (mariadbd --user=root)"
 command -v mariadbd >/dev/null && command -v mariadb-install-db >/dev/null ||
@@ -32,4 +34,29 @@ for d in "$TMP/blk" "$CDIR" "$EDIR"; do
 		case "$got" in *" aligned "*) ;; *) fail "$d: O_DIRECT writes not in MariaDB's block of ${want#* } bytes";; esac
 	fi
 	ok "$d: ib_logfile0 $mode as real MariaDB's (${want})"
+	# metastorm's MariaDB DDL: the same decision, the same block
+	rm -rf "$d/m" && mkdir -p "$d/m"
+	strace -f -e trace=openat,pwrite64 -o "$TMP/st" "$FIO_BIN" --name=m --ioengine="external:$B/metastorm.so" \
+		--calibration=none --directory="$d/m" --flavor=mariadb --ddl_mix=create:100 --number_ios=40 \
+		>"$TMP/fio.out" 2>&1 || { cat "$TMP/fio.out"; fail "$d: metastorm failed"; }
+	got=$(py redo-writes "$TMP/st" "${want#* }") || fail "$d: cannot read metastorm's strace"
+	echo "$d: metastorm: $got"
+	[ "${got%% *}" = "${want%% *}" ] || fail "$d: metastorm opens ib_logfile0 ${got%% *}, MariaDB ${want%% *}"
+	case "$got" in *" aligned "*) ;; *) fail "$d: metastorm's redo writes not in MariaDB's block of ${want#* } bytes";; esac
+	ok "$d: metastorm's ib_logfile0 ${got%% *} as real MariaDB's"
 done
+# The records' size against the real server's: 20 CREATE TABLE each, local (a 4k disk here: the
+# writes are whole 4 kB blocks, from the block the last record ended in). The oracle is the real
+# server's ib_logfile0 writes under strace (lab/dbtrace); the model's mean write must be within 25 %
+# of the real one, and its share of writes over one block (records crossing it) within 0.15.
+"$REPO/lab/dbtrace" --db mariadb --dir "$TMP/blk" --workload ddl --tables 20 --json "$TMP/real.json" \
+	>"$TMP/dbtrace.out" 2>&1 || { tail -5 "$TMP/dbtrace.out"; fail "lab/dbtrace of real MariaDB's DDL failed"; }
+want=$(py dbtrace-redo-shape "$TMP/real.json" create_table) || fail "real MariaDB's DDL redo writes: not in the trace"
+rm -rf "$TMP/blk/m" && mkdir -p "$TMP/blk/m"
+strace -f -e trace=openat,pwrite64 -o "$TMP/st" "$FIO_BIN" --name=m --ioengine="external:$B/metastorm.so" \
+	--calibration=none --directory="$TMP/blk/m" --flavor=mariadb --ddl_mix=create:100 --number_ios=20 \
+	>"$TMP/fio.out" 2>&1 || { cat "$TMP/fio.out"; fail "metastorm failed"; }
+got=$(py redo-shape "$TMP/st") || fail "cannot read metastorm's strace"
+echo "CREATE TABLE's redo writes, real MariaDB: $want; metastorm: $got"
+py shapes-agree "$want" "$got" 0.25 0.15 || fail "metastorm's DDL redo writes differ from real MariaDB's ($got vs $want)"
+ok "DDL redo writes: metastorm $got, real MariaDB $want"

@@ -65,6 +65,7 @@ struct ms_log {
 	char path[96];
 	uint64_t off;		/* next write */
 	uint64_t wrap;		/* circular within this size; 0: grows */
+	unsigned int unit;	/* whole blocks of this size, the last one rewritten; 0: bytes */
 };
 
 enum { MS_LOG_A, MS_LOG_B, MS_NR_LOG };
@@ -76,6 +77,7 @@ struct ms_data {
 	unsigned int init_pages;
 	unsigned int log_bytes;
 	unsigned int dirsync;
+	unsigned int redo_block;	/* mariadb: ib_logfile0 O_DIRECT in this block (0: buffered) */
 	unsigned int ckpt_ops;
 	int account;			/* time every call */
 	int keep;

@@ -8,7 +8,8 @@
  *   dbfio_ms_<job>/                the job's data directory (mkdir at start;
  *                                  existing = foreign, the job refuses)
  *   dbfio_ms_<job>/<logs>          mysql: ib_redo, binlog.000001
- *                                  mariadb: ib_logfile0, ddl_recovery.log
+ *                                  mariadb: ib_logfile0 (O_DIRECT where
+ *                                  MariaDB opens it so), ddl_recovery.log
  *                                  postgres: wal
  *   dbfio_ms_<job>/db/             the schema (CREATE DATABASE)
  *   dbfio_ms_<job>/db/t<N>.ibd     mysql, mariadb (+ t<N>.frm)
@@ -41,11 +42,16 @@
 static int log_commit(struct ms_data *md, int which, size_t len, int datasync)
 {
 	struct ms_log *l = &md->log[which];
+	uint64_t start;
 	int ret;
 
 	if (l->wrap && l->off + len > l->wrap)
 		l->off = 0;
-	ret = ms_write(md, l->f, l->path, len, l->off);
+	/* MariaDB writes whole blocks: from the one its last write ended in */
+	start = l->unit ? l->off / l->unit * l->unit : l->off;
+	ret = ms_write(md, l->f, l->path,
+		       l->unit ? (l->off + len + l->unit - 1) / l->unit * l->unit - start : len,
+		       start);
 	if (ret)
 		return ret;
 	l->off += len;
@@ -686,7 +692,14 @@ static int open_logs(struct ms_data *md)
 		if (!name)
 			continue;
 		snprintf(l->path, sizeof(l->path), "%s/%s", md->dir, name);
-		ret = ms_open(md, l->path, O_RDWR | O_CREAT | O_EXCL, &l->f);
+		/*
+		 * MariaDB 10.11's ib_logfile0: O_DIRECT in the block device's
+		 * block, buffered in 512-byte blocks where there is none
+		 */
+		l->unit = md->flavor == MS_MARIADB && i == MS_LOG_A ?
+			  (md->redo_block ? md->redo_block : 512) : 0;
+		ret = ms_open(md, l->path, O_RDWR | O_CREAT | O_EXCL |
+			      (l->unit && md->redo_block ? O_DIRECT : 0), &l->f);
 		if (ret)
 			return ret;
 		/* preallocate the circular logs, as the database does at install */

@@ -76,6 +76,13 @@ unsigned int rl_mariadb_log_block(const char *dir)
 	return b >= 64 && !(b & (b - 1)) ? b : 0;
 }
 
+unsigned int rl_mariadb_store_block(unsigned int caps, const char *dir)
+{
+	if (caps & STORE_CAP_LOCAL_DIR)
+		return caps & STORE_CAP_DIRECT ? rl_mariadb_log_block(dir && *dir ? dir : ".") : 0;
+	return caps & STORE_CAP_IMAGE ? 512 : 0;
+}
+
 /* PostgreSQL WAL: 8k pages with a 24-byte header, segments kept and recycled. */
 static void rl_pg_cfg(struct rl_cfg *c, enum rl_wal_method method, unsigned long long seg_size,
 		      unsigned int segs)

@@ -141,4 +141,15 @@ int rl_opts_to_cfg(const struct rl_opts *o, const struct rl_opts_env *env, struc
  */
 unsigned int rl_mariadb_log_block(const char *dir);
 
+/*
+ * The same choice for a log in DIR of a store whose capabilities are CAPS:
+ * a local directory is asked as above; an image store (store=rbd) stands for
+ * a file system on the image, whose block device reports 512 bytes (ext4 on
+ * rbd-fuse + loop); anything else (store=cephfs: ceph-fuse's case) is
+ * buffered, as is a local directory whose backend does not honour O_DIRECT.
+ * Every engine that models MariaDB's redo log asks this, so txn and
+ * metastorm open it alike.
+ */
+unsigned int rl_mariadb_store_block(unsigned int caps, const char *dir);
+
 #endif

@@ -248,21 +248,11 @@ static int pg_log(struct txn_options *o, struct rl_cfg *c, uint64_t pool)
 	return 0;
 }
 
-/*
- * The block device under a mariadb log, as MariaDB 10.11 sees it
- * (rl_mariadb_log_block: its physical block size, 0 for none). store=cephfs
- * is ceph-fuse's case (no block device); an image store (store=rbd) stands
- * for a file system on the image, whose block device reports 512 bytes
- * (ext4 on rbd-fuse + loop).
- */
+/* The block device under a mariadb log, as MariaDB 10.11 sees it (0: buffered) */
 static unsigned int mariadb_dev_block(struct thread_data *td, const struct txn_options *o)
 {
-	unsigned int caps = store_backend_caps(o->so.store);
-
-	if (caps & STORE_CAP_LOCAL_DIR)
-		return rl_mariadb_log_block(o->waldir && *o->waldir ? o->waldir :
-					    td->o.directory ? td->o.directory : ".");
-	return caps & STORE_CAP_IMAGE ? 512 : 0;
+	return rl_mariadb_store_block(store_backend_caps(o->so.store),
+				      o->waldir && *o->waldir ? o->waldir : td->o.directory);
 }
 
 /*
