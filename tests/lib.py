@@ -440,19 +440,26 @@ def recycle_order(path, d):
     print(f"{renames} recycled segments, each rename fsynced (the directory) before the segment was written")
 
 
-@command
-def redo_writes(path, blk):
-    """redo-writes STRACE BLK: strace -f of txn or metastorm flavor=mariadb (openat, pwrite64): how it
-    opened ib_logfile0 (O_CREAT) and its writes after the file header, as
-    "direct|buffered aligned|unaligned N-writes FLAGS" (aligned: sizes and offsets in BLK)."""
-    fd, flags, sizes = None, "", []
+def ib_logfile0_writes(path):
+    """strace -f of txn or metastorm flavor=mariadb (openat, pwrite64): the flags
+    ib_logfile0 was created with (O_CREAT) and its writes after, [(bytes, offset)]."""
+    fd, flags, writes = None, "", []
     for c in dbstrace.calls(path):
         ok = c.ret is not None and c.ret >= 0
         if c.call == "openat" and c.strings()[:1] and c.strings()[0].split("/")[-1] == "ib_logfile0" \
                 and ok and "O_CREAT" in c.argv[2]:
             fd, flags = c.ret, c.argv[2]
         elif c.call == "pwrite64" and fd is not None and c.fd(0)[0] == fd and ok:
-            sizes.append(tuple(c.ints(2, 3)))
+            writes.append(tuple(c.ints(2, 3)))
+    return flags, writes
+
+
+@command
+def redo_writes(path, blk):
+    """redo-writes STRACE BLK: how txn or metastorm flavor=mariadb opened ib_logfile0
+    and its writes after the file header (ib_logfile0_writes), as
+    "direct|buffered aligned|unaligned N-writes FLAGS" (aligned: sizes and offsets in BLK)."""
+    flags, sizes = ib_logfile0_writes(path)
     blk = int(blk)
     tail = sizes[1:]                                    # after the file header
     aligned = all(n % blk == 0 and off % blk == 0 for n, off in tail)
@@ -478,18 +485,9 @@ def dbtrace_redo_shape(path, phase):
 
 @command
 def redo_shape(path):
-    """redo-shape STRACE: strace -f of metastorm flavor=mariadb (openat, pwrite64): its
-    ib_logfile0 writes after the preallocation (64 kB writes), as shape() prints them."""
-    fd, sizes = None, []
-    for c in dbstrace.calls(path):
-        ok = c.ret is not None and c.ret >= 0
-        if c.call == "openat" and c.strings()[:1] and c.strings()[0].split("/")[-1] == "ib_logfile0" and ok:
-            fd = c.ret
-        elif c.call == "pwrite64" and fd is not None and c.fd(0)[0] == fd and ok:
-            n = c.ints(2, 3)[0]
-            if n != 65536:
-                sizes.append(n)
-    print(shape(sizes))
+    """redo-shape STRACE: metastorm flavor=mariadb's ib_logfile0 writes after the
+    preallocation (64 kB writes; ib_logfile0_writes), as shape() prints them."""
+    print(shape([n for n, _ in ib_logfile0_writes(path)[1] if n != 65536]))
 
 
 @command

@@ -82,8 +82,8 @@ echo "MariaDB per $n CREATE: .frm asked for $macc, directory stat $mdir; per $n 
 ok "MariaDB CREATE: .frm asked for 2, directory stat 1 a statement; DROP: .frm and .TRG asked for once each"
 # MariaDB reuses a ddl_recovery.log entry once its DDL is done: the traced server writes its 4 kB
 # entries at 4096, 8192 and 12288 only, in place, so its fdatasyncs commit no metadata
-# (the only 4 kB writes of these statements: the .frm is 1045 bytes, the redo 5 kB, the .ibd fallocated)
-# (the log's descriptor from its openat: ib_logfile0's O_DIRECT writes are 4 kB too)
+# (its writes found by the log's descriptor from its openat: ib_logfile0's O_DIRECT writes are
+# 4 kB too; the .frm is 1045 bytes, the .ibd fallocated)
 top=$(for f in "$TMP"/mariadb-*.strace.*; do
 	fd=$(sed -nE 's/^openat\(.*ddl_recovery\.log".*\) = ([0-9]+)$/\1/p' "$f" | tail -1)
 	[ -n "$fd" ] && grep -hE "^pwrite64\($fd, .*, 4096, [0-9]+\) = 4096" "$f"

@@ -18,7 +18,9 @@ CDIR=$CEPHFS_MNT/t-txn-logbuffering.$$ EDIR=$EXT4RBD_MNT/t-txn-logbuffering.$$
 cephfs_cleanup "$CDIR"
 at_exit 'rm -rf "$EDIR"'
 mkdir -p "$TMP/blk" "$CDIR" "$EDIR"
+n=0
 for d in "$TMP/blk" "$CDIR" "$EDIR"; do
+	n=$((n + 1))
 	# what real MariaDB decides in DIR: "direct N" or "buffered N" (its log's line)
 	want=$(py mariadb-log-buffering "$d") || fail "$d: mariadbd did not start"
 	[ "$want" != none ] || fail "$d: mariadbd's log names no log buffering (its wording changed?)"
@@ -36,27 +38,25 @@ for d in "$TMP/blk" "$CDIR" "$EDIR"; do
 	ok "$d: ib_logfile0 $mode as real MariaDB's (${want})"
 	# metastorm's MariaDB DDL: the same decision, the same block
 	rm -rf "$d/m" && mkdir -p "$d/m"
-	strace -f -e trace=openat,pwrite64 -o "$TMP/st" "$FIO_BIN" --name=m --ioengine="external:$B/metastorm.so" \
-		--calibration=none --directory="$d/m" --flavor=mariadb --ddl_mix=create:100 --number_ios=40 \
-		>"$TMP/fio.out" 2>&1 || { cat "$TMP/fio.out"; fail "$d: metastorm failed"; }
-	got=$(py redo-writes "$TMP/st" "${want#* }") || fail "$d: cannot read metastorm's strace"
+	strace -f -e trace=openat,pwrite64 -o "$TMP/metastorm.$n.st" "$FIO_BIN" --name=m \
+		--ioengine="external:$B/metastorm.so" --calibration=none --directory="$d/m" --flavor=mariadb \
+		--ddl_mix=create:100 --number_ios=40 >"$TMP/fio.out" 2>&1 ||
+		{ cat "$TMP/fio.out"; fail "$d: metastorm failed"; }
+	got=$(py redo-writes "$TMP/metastorm.$n.st" "${want#* }") || fail "$d: cannot read metastorm's strace"
 	echo "$d: metastorm: $got"
 	[ "${got%% *}" = "${want%% *}" ] || fail "$d: metastorm opens ib_logfile0 ${got%% *}, MariaDB ${want%% *}"
 	case "$got" in *" aligned "*) ;; *) fail "$d: metastorm's redo writes not in MariaDB's block of ${want#* } bytes";; esac
 	ok "$d: metastorm's ib_logfile0 ${got%% *} as real MariaDB's"
 done
-# The records' size against the real server's: 20 CREATE TABLE each, local (a 4k disk here: the
-# writes are whole 4 kB blocks, from the block the last record ended in). The oracle is the real
-# server's ib_logfile0 writes under strace (lab/dbtrace); the model's mean write must be within 25 %
-# of the real one, and its share of writes over one block (records crossing it) within 0.15.
+# The records' size against the real server's: CREATE TABLE on local (a 4k disk here: the writes
+# are whole 4 kB blocks, from the block the last record ended in), 20 real ones and metastorm's run
+# above. The oracle is the real server's ib_logfile0 writes under strace (lab/dbtrace); the model's
+# mean write must be within 25 % of the real one, and its share of writes over one block (records
+# crossing it) within 0.15.
 "$REPO/lab/dbtrace" --db mariadb --dir "$TMP/blk" --workload ddl --tables 20 --json "$TMP/real.json" \
 	>"$TMP/dbtrace.out" 2>&1 || { tail -5 "$TMP/dbtrace.out"; fail "lab/dbtrace of real MariaDB's DDL failed"; }
 want=$(py dbtrace-redo-shape "$TMP/real.json" create_table) || fail "real MariaDB's DDL redo writes: not in the trace"
-rm -rf "$TMP/blk/m" && mkdir -p "$TMP/blk/m"
-strace -f -e trace=openat,pwrite64 -o "$TMP/st" "$FIO_BIN" --name=m --ioengine="external:$B/metastorm.so" \
-	--calibration=none --directory="$TMP/blk/m" --flavor=mariadb --ddl_mix=create:100 --number_ios=20 \
-	>"$TMP/fio.out" 2>&1 || { cat "$TMP/fio.out"; fail "metastorm failed"; }
-got=$(py redo-shape "$TMP/st") || fail "cannot read metastorm's strace"
+got=$(py redo-shape "$TMP/metastorm.1.st") || fail "cannot read metastorm's strace"
 echo "CREATE TABLE's redo writes, real MariaDB: $want; metastorm: $got"
 py shapes-agree "$want" "$got" 0.25 0.15 || fail "metastorm's DDL redo writes differ from real MariaDB's ($got vs $want)"
 ok "DDL redo writes: metastorm $got, real MariaDB $want"
