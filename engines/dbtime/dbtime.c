@@ -101,15 +101,42 @@ static double ws_hot_rate(struct dbtime *t)
 	return r;
 }
 
+static uint64_t ws_size(uint64_t bytes)
+{
+	return bytes < 4096 ? 4096 : bytes;
+}
+
+uint8_t *dbtime_ws_alloc(uint64_t bytes)
+{
+	uint8_t *set = malloc(ws_size(bytes));
+
+	if (set)
+		memset(set, 1, ws_size(bytes));
+	return set;
+}
+
+void dbtime_ws_free(uint8_t *set)
+{
+	free(set);
+}
+
+void dbtime_ws_share(struct dbtime *t, uint8_t *set, uint64_t bytes)
+{
+	t->ws = set;
+	t->ws_len = ws_size(bytes);
+	t->ws_shared = 1;
+	t->ws_x = 0x9e3779b97f4a7c15ull ^ (uintptr_t)t;
+	t->ws_rate = ws_hot_rate(t);
+}
+
 int dbtime_ws_init(struct dbtime *t, uint64_t bytes)
 {
 	if (!bytes)
 		return 0;
-	t->ws_len = bytes < 4096 ? 4096 : bytes;
-	t->ws = malloc(t->ws_len);
+	t->ws = dbtime_ws_alloc(bytes);
 	if (!t->ws)
 		return -ENOMEM;
-	memset(t->ws, 1, t->ws_len);
+	t->ws_len = ws_size(bytes);
 	t->ws_x = 0x9e3779b97f4a7c15ull ^ (uintptr_t)t;
 	t->ws_rate = ws_hot_rate(t);
 	return 0;
@@ -117,7 +144,8 @@ int dbtime_ws_init(struct dbtime *t, uint64_t bytes)
 
 void dbtime_exit(struct dbtime *t)
 {
-	free(t->ws);
+	if (!t->ws_shared)
+		free(t->ws);
 	t->ws = NULL;
 }
 
@@ -157,11 +185,10 @@ static uint64_t ref_measure(uint64_t ws_bytes)
 	unsigned int i;
 
 	if (ws_bytes) {
-		t.ws_len = ws_bytes < 4096 ? 4096 : ws_bytes;
-		t.ws = malloc(t.ws_len);
+		t.ws_len = ws_size(ws_bytes);
+		t.ws = dbtime_ws_alloc(ws_bytes);
 		if (!t.ws)
 			return 0;
-		memset(t.ws, 1, t.ws_len);
 		t.ws_x = 0x9e3779b97f4a7c15ull;
 	}
 	for (i = 0; i <= DBTIME_REF_ROUNDS; i++) {

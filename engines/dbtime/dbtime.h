@@ -18,10 +18,11 @@ struct dbtime {
 	uint64_t rtt_ns;	/* wall time slept in round trips */
 	uint64_t rtt_due_ns;	/* round trips asked for: rtt_ns follows it */
 	int slack_set;		/* this thread's timer slack set to 1 ns */
-	uint8_t *ws;		/* the working set (dbtime_ws_init), or NULL */
+	uint8_t *ws;		/* the working set (dbtime_ws_init/_share), or NULL */
 	uint64_t ws_len;	/* its bytes */
 	uint64_t ws_x;		/* its xorshift state */
 	double ws_rate;		/* steps per ns of CPU with the set hot */
+	int ws_shared;		/* ws is another's (dbtime_ws_share): not freed here */
 };
 
 /* This thread's CPU time so far, in ns. */
@@ -38,7 +39,22 @@ uint64_t dbtime_thread_cpu_ns(void);
  */
 int dbtime_ws_init(struct dbtime *t, uint64_t bytes);
 
-/* Free what dbtime_ws_init allocated. */
+/*
+ * A working set for several threads: the connections of a threaded server
+ * (MariaDB's), whose statements work over one buffer pool, dictionary and
+ * lock system. dbtime_ws_alloc(bytes) makes it (at least 4096 bytes, NULL:
+ * out of memory; dbtime_ws_free frees it, after its last user);
+ * dbtime_ws_share() gives it to one thread's account, as dbtime_ws_init
+ * would its own: the same steps, over lines the other threads keep warm (on
+ * one core) or take away (on another). Each step's write is a plain
+ * increment, racing with the others': the count is never read, only the
+ * cache traffic it makes matters.
+ */
+uint8_t *dbtime_ws_alloc(uint64_t bytes);
+void dbtime_ws_free(uint8_t *set);
+void dbtime_ws_share(struct dbtime *t, uint8_t *set, uint64_t bytes);
+
+/* Free what dbtime_ws_init allocated (a shared set stays). */
 void dbtime_exit(struct dbtime *t);
 
 /* Burn ns of this thread's CPU time (with a working set: ns of hot work). */

@@ -66,6 +66,7 @@ struct txn_options {
 	unsigned long long bg_cpu;		/* usec, a transaction */
 	unsigned int after_reply;		/* percent of cpu */
 	unsigned long long cpu_ws;		/* bytes */
+	unsigned int cpu_ws_share;		/* enum txn_ws_share */
 	unsigned long long cpu_ref;		/* ns, the profile's machine (0: none) */
 	unsigned long long cpu_ref_ws;		/* bytes cpu_ref was measured over (0: cpu_ws) */
 	unsigned int cpu_scale;
@@ -150,6 +151,13 @@ static struct fio_option options[] = {
 	FIO_ENGINE_RANGE(T, "cpu_working_set", FIO_OPT_ULL, cpu_ws,
 		"Memory a connection's CPU works over (0: a spin that touches none): the statements' "
 		"CPU is that much hot work over it, longer when it went cold (0..1G)", "0", 0, 1ull << 30),
+	FIO_ENGINE_CHOICE(T, "cpu_working_set_shared", cpu_ws_share,
+		"Whose cpu_working_set a connection works over", "auto",
+		{ .ival = "auto", .oval = TXN_WS_AUTO,
+		  .help = "one for the database's connections with flavor=mysql/mariadb (a threaded "
+			  "server), each its own with postgres (a process per connection)" },
+		{ .ival = "private", .oval = TXN_WS_PRIVATE, .help = "each connection its own" },
+		{ .ival = "shared", .oval = TXN_WS_SHARED, .help = "one for all the database's connections" }),
 	FIO_ENGINE_RANGE(T, "cpu_ref", FIO_OPT_ULL, cpu_ref,
 		"The CPU reference figure of the machine the profile was calibrated on: ns of "
 		"thread CPU time for a fixed work over cpu_working_set (lab/txncalib --cpu-ref; "
@@ -401,6 +409,9 @@ static int txn_config(struct thread_data *td, struct txn_db_cfg *c)
 	c->prefill = o->prefill;
 	c->prewarm = o->prewarm;
 	c->row_locks = o->row_locks;
+	c->cpu_ws = o->cpu_ws;
+	c->cpu_ws_shared = o->cpu_ws && (o->cpu_ws_share == TXN_WS_SHARED ||
+					 (o->cpu_ws_share == TXN_WS_AUTO && !c->log.postgres));
 	c->bg_cpu_ns = (uint64_t)(o->bg_cpu * 1000 * c->cpu.ref.factor + 0.5);
 	c->fpw = c->log.postgres && o->fpw;
 	c->dblwr = c->log.postgres || !o->doublewrite ? 0 : c->log.rl.g.flavor == RL_MARIADB ? 2 : 1;
@@ -532,7 +543,9 @@ static int fio_txn_init(struct thread_data *td)
 		td_verror(td, ENOMEM, "txn init");
 		goto out;
 	}
-	if (dbtime_ws_init(&tx->dt, o->cpu_ws)) {
+	if (tx->db->cpu_set)
+		dbtime_ws_share(&tx->dt, tx->db->cpu_set, o->cpu_ws);
+	else if (dbtime_ws_init(&tx->dt, o->cpu_ws)) {
 		log_err("txn: cpu_working_set=%llu: out of memory\n", o->cpu_ws);
 		td_verror(td, ENOMEM, "cpu_working_set");
 		goto out;

@@ -377,6 +377,9 @@ struct txn_sum_json {
 };
 void txn_sum_json(struct json_out *j, void *arg);
 
+/* cpu_working_set_shared= */
+enum txn_ws_share { TXN_WS_AUTO, TXN_WS_PRIVATE, TXN_WS_SHARED };
+
 struct txn_db_cfg {
 	char key[512];			/* store + directory + prefix */
 	char calibration[512];		/* txn_sum_info.calibration and .timing */
@@ -389,6 +392,8 @@ struct txn_db_cfg {
 	int prefill, prewarm, fpw, dblwr;
 	int data_direct;		/* InnoDB: the tables O_DIRECT where the directory takes it */
 	int row_locks;			/* 0: updates never wait on each other */
+	uint64_t cpu_ws;		/* cpu_working_set= */
+	int cpu_ws_shared;		/* the connections share one (struct txn_db.cpu_set) */
 	uint64_t bg_cpu_ns;		/* background_cpu= a transaction, scaled */
 	struct txn_cpu cpu;
 	struct pg_ckpt_conf ckpt;
@@ -408,6 +413,7 @@ struct txn_db {
 	struct txn_log log;
 	struct txn_locks locks;
 	struct txn_bgcpu bg;
+	uint8_t *cpu_set;		/* the connections' working set, when shared */
 	struct owner own, wown;		/* the names claimed in the directory, and in waldir= */
 	int own_ok;
 	atomic_ullong append_rows[TXN_MAX_TABLES];

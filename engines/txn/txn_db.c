@@ -346,6 +346,11 @@ static int db_open(struct txn_db *db, char *err, size_t errlen)
 				     txn_db_dw_name(db), db->c.data_direct, err, errlen)))
 		return ret;
 	db->log.ck = db->ck;
+	if (db->c.cpu_ws_shared && !(db->cpu_set = dbtime_ws_alloc(db->c.cpu_ws))) {
+		snprintf(err, errlen, "cpu_working_set=%llu: out of memory",
+			 (unsigned long long)db->c.cpu_ws);
+		return -ENOMEM;
+	}
 	ret = txn_bgcpu_start(&db->bg, db->c.bg_cpu_ns);
 	if (ret) {
 		snprintf(err, errlen, "background_cpu: cannot start its thread: %s", strerror(-ret));
@@ -357,6 +362,8 @@ static int db_open(struct txn_db *db, char *err, size_t errlen)
 static void db_close(struct txn_db *db)
 {
 	txn_bgcpu_stop(&db->bg);
+	dbtime_ws_free(db->cpu_set);	/* the connections have left it */
+	db->cpu_set = NULL;
 	txn_cleaner_stop(&db->cl);	/* before the checkpointer: it leaves its guards */
 	/* the checkpointer first: its phase callback takes the log's mutex */
 	db->log.ck = NULL;
@@ -427,6 +434,8 @@ static const char *cfg_diff(const struct txn_db_cfg *a, const struct txn_db_cfg 
 		return "innodb_doublewrite";
 	if (a->row_locks != b->row_locks)
 		return "row_locks";
+	if (a->cpu_ws_shared != b->cpu_ws_shared || (a->cpu_ws_shared && a->cpu_ws != b->cpu_ws))
+		return "cpu_working_set or cpu_working_set_shared";
 	if (a->bg_cpu_ns != b->bg_cpu_ns)
 		return "background_cpu";
 	if (a->cpu.ref.factor != b->cpu.ref.factor)
