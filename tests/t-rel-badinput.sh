@@ -27,7 +27,8 @@ rl rl-method "failed parsing innodb_flush_method=bogus" --innodb_flush_method=bo
 rl rl-trx "failed parsing innodb_flush_log_at_trx_commit=3" --innodb_flush_log_at_trx_commit=3
 rl rl-files "failed parsing innodb_log_files_in_group=0" --innodb_log_files_in_group=0
 rl rl-fsize "innodb_log_file_size=1024: must be" --innodb_log_file_size=1k
-rl rl-wsize "failed parsing innodb_log_write_size=100" --flavor=mariadb --innodb_log_write_size=100
+rl rl-wsize "innodb_log_write_size=100: must be 0" --flavor=mariadb --innodb_log_write_size=100
+rl rl-wsize2 "innodb_log_write_size=256: must be 0" --flavor=mariadb --innodb_log_write_size=256
 rl rl-seg "failed parsing wal_segment_size=3m" --flavor=postgres --wal_segment_size=3m
 rl rl-segs "failed parsing wal_segments=0" --flavor=postgres --wal_segments=0
 rl rl-sync "failed parsing wal_sync_method=bogus" --flavor=postgres --wal_sync_method=bogus

@@ -1,7 +1,7 @@
 #!/bin/bash
-# Description: txn and metastorm flavor=mariadb open ib_logfile0 as MariaDB 10.11: O_DIRECT on a block device, else buffered
+# Description: txn, metastorm, redolog flavor=mariadb open ib_logfile0 as MariaDB 10.11: O_DIRECT on a block device, else buffered
 # Timeout: 300
-# In full: both engines that model MariaDB's redo log (txn, and metastorm's DDL) open it as MariaDB
+# In full: the engines that model MariaDB's redo log (txn, metastorm's DDL, redolog) open it as MariaDB
 # 10.11 does in the same directory: O_DIRECT with writes in the device's physical block size on a
 # block device's file system, buffered where there is none (ceph-fuse): local, CephFS and
 # ext4-on-RBD; the oracle is real mariadbd's own start-up line ("File system buffers for log disabled
@@ -47,6 +47,16 @@ for d in "$TMP/blk" "$CDIR" "$EDIR"; do
 	[ "${got%% *}" = "${want%% *}" ] || fail "$d: metastorm opens ib_logfile0 ${got%% *}, MariaDB ${want%% *}"
 	case "$got" in *" aligned "*) ;; *) fail "$d: metastorm's redo writes not in MariaDB's block of ${want#* } bytes";; esac
 	ok "$d: metastorm's ib_logfile0 ${got%% *} as real MariaDB's"
+	# redolog flavor=mariadb, innodb_log_file_buffering and innodb_log_write_size not given
+	rm -rf "$d/m" && mkdir -p "$d/m"
+	strace -f -e trace=openat,pwrite64 -o "$TMP/st" "$FIO_BIN" --name=m --ioengine="external:$B/redolog.so" \
+		--directory="$d/m" --rw=write --flavor=mariadb --innodb_log_file_size=4m --bs=1k --number_ios=100 \
+		>"$TMP/fio.out" 2>&1 || { cat "$TMP/fio.out"; fail "$d: redolog failed"; }
+	got=$(py redo-writes "$TMP/st" "${want#* }") || fail "$d: cannot read redolog's strace"
+	echo "$d: redolog: $got"
+	[ "${got%% *}" = "${want%% *}" ] || fail "$d: redolog opens ib_logfile0 ${got%% *}, MariaDB ${want%% *}"
+	case "$got" in *" aligned "*) ;; *) fail "$d: redolog's writes not in MariaDB's block of ${want#* } bytes";; esac
+	ok "$d: redolog's ib_logfile0 ${got%% *} as real MariaDB's"
 done
 # The records' size against the real server's: CREATE TABLE on local (a 4k disk here: the writes
 # are whole 4 kB blocks, from the block the last record ended in), 20 real ones and metastorm's run

@@ -80,10 +80,12 @@ static struct fio_option options[] = {
 		"mysql/mariadb: log buffer (trx_commit=0 writes when half full; 256k..4G)",
 		"16M", 256 << 10, 4ull << 30),
 	FIO_ENGINE_BOOL(T, "innodb_log_file_buffering", file_buffering,
-		"mariadb, innodb_flush_method not given: 0 opens ib_logfile0 with O_DIRECT (10.11 default), "
-		"1 buffered", "0"),
-	FIO_ENGINE_POW2(T, "innodb_log_write_size", FIO_OPT_INT, mariadb_block,
-		"mariadb: write granularity, the device's physical block size", "512", 512, 4096),
+		"mariadb, innodb_flush_method not given: 0 (10.11's default) opens ib_logfile0 with "
+		"O_DIRECT where the directory is on a block device whose physical block size can be read "
+		"(else buffered, as 10.11 does), 1 buffered", "0"),
+	FIO_ENGINE_RANGE(T, "innodb_log_write_size", FIO_OPT_INT, mariadb_block,
+		"mariadb: write granularity, 512..4096 (0: as 10.11, the device's physical block size "
+		"with O_DIRECT, else 512)", "0", 0, 4096),
 	FIO_ENGINE_RANGE(T, "wal_buffers", FIO_OPT_ULL, wal_buffers,
 		"postgres: WAL buffer size", "16M", 64 << 10, 1 << 30),
 	{ FIO_ENGINE_OPT_(T, "log_prefix", FIO_OPT_STR_STORE, log_prefix,
@@ -139,12 +141,25 @@ static int rl_config(struct thread_data *td, struct rl_cfg *c)
 {
 	struct redolog_options *o = td->eo;
 	unsigned long long maxbs = td->o.max_bs[DDIR_WRITE], cap;
-	/* flavor= not given: InnoDB's redo log (RL_FLAVOR_HELP says so); mariadb:
-	 * ib_logfile0 as innodb_log_file_buffering and innodb_log_write_size say */
-	struct rl_opts_env env = { .flavor = RL_MYSQL, .mariadb_block = o->mariadb_block,
-				   .mariadb_direct = !o->file_buffering };
+	/* flavor= not given: InnoDB's redo log (RL_FLAVOR_HELP says so) */
+	struct rl_opts_env env = { .flavor = RL_MYSQL };
+	unsigned int dev;
 	char err[256];
 
+	if (o->mariadb_block && (o->mariadb_block < 512 || (o->mariadb_block & (o->mariadb_block - 1))))
+		REFUSE("innodb_log_write_size=%u: must be 0 (the device's block) or a power of 2 in 512..4096\n",
+		       o->mariadb_block);
+	/*
+	 * mariadb: ib_logfile0 as 10.11 opens it in this directory (the same
+	 * choice as txn's and metastorm's), unless innodb_log_file_buffering=1;
+	 * innodb_log_write_size, when given, the write unit either way
+	 */
+	if (rl_opts_flavor(&o->rl, env.flavor) == RL_MARIADB) {
+		dev = o->file_buffering ? 0 :
+		      rl_mariadb_store_block(store_backend_caps(o->so.store), td->o.directory);
+		env.mariadb_direct = dev != 0;
+		env.mariadb_block = o->mariadb_block ? o->mariadb_block : dev;
+	}
 	if (o->redo_capacity && rl_opts_flavor(&o->rl, env.flavor) != RL_MYSQL)
 		REFUSE("innodb_redo_log_capacity=%llu: only flavor=mysql has the 8.0.30 layout\n",
 		       o->redo_capacity);
