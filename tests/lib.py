@@ -441,7 +441,7 @@ def recycle_order(path, d):
 
 
 def ib_logfile0_writes(path):
-    """strace -f of txn or metastorm flavor=mariadb (openat, pwrite64): the flags
+    """strace -f of txn, metastorm or redolog flavor=mariadb (openat, pwrite64): the flags
     ib_logfile0 was created with (O_CREAT) and its writes after, [(bytes, offset)]."""
     fd, flags, writes = None, "", []
     for c in dbstrace.calls(path):
@@ -456,7 +456,7 @@ def ib_logfile0_writes(path):
 
 @command
 def redo_writes(path, blk):
-    """redo-writes STRACE BLK: how txn or metastorm flavor=mariadb opened ib_logfile0
+    """redo-writes STRACE BLK: how txn, metastorm or redolog flavor=mariadb opened ib_logfile0
     and its writes after the file header (ib_logfile0_writes), as
     "direct|buffered aligned|unaligned N-writes FLAGS" (aligned: sizes and offsets in BLK)."""
     flags, sizes = ib_logfile0_writes(path)

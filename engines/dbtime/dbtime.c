@@ -120,25 +120,31 @@ void dbtime_ws_free(uint8_t *set)
 	free(set);
 }
 
-void dbtime_ws_share(struct dbtime *t, uint8_t *set, uint64_t bytes)
+/* The account works over set from now on: its own walk, the hot rate of its size. */
+static void ws_attach(struct dbtime *t, uint8_t *set, uint64_t bytes, int shared)
 {
 	t->ws = set;
 	t->ws_len = ws_size(bytes);
-	t->ws_shared = 1;
+	t->ws_shared = shared;
 	t->ws_x = 0x9e3779b97f4a7c15ull ^ (uintptr_t)t;
 	t->ws_rate = ws_hot_rate(t);
 }
 
+void dbtime_ws_share(struct dbtime *t, uint8_t *set, uint64_t bytes)
+{
+	ws_attach(t, set, bytes, 1);
+}
+
 int dbtime_ws_init(struct dbtime *t, uint64_t bytes)
 {
+	uint8_t *set;
+
 	if (!bytes)
 		return 0;
-	t->ws = dbtime_ws_alloc(bytes);
-	if (!t->ws)
+	set = dbtime_ws_alloc(bytes);
+	if (!set)
 		return -ENOMEM;
-	t->ws_len = ws_size(bytes);
-	t->ws_x = 0x9e3779b97f4a7c15ull ^ (uintptr_t)t;
-	t->ws_rate = ws_hot_rate(t);
+	ws_attach(t, set, bytes, 0);
 	return 0;
 }
 

@@ -143,6 +143,7 @@ static int rl_config(struct thread_data *td, struct rl_cfg *c)
 	unsigned long long maxbs = td->o.max_bs[DDIR_WRITE], cap;
 	/* flavor= not given: InnoDB's redo log (RL_FLAVOR_HELP says so) */
 	struct rl_opts_env env = { .flavor = RL_MYSQL };
+	int flavor = rl_opts_flavor(&o->rl, env.flavor);
 	unsigned int dev;
 	char err[256];
 
@@ -154,13 +155,13 @@ static int rl_config(struct thread_data *td, struct rl_cfg *c)
 	 * choice as txn's and metastorm's), unless innodb_log_file_buffering=1;
 	 * innodb_log_write_size, when given, the write unit either way
 	 */
-	if (rl_opts_flavor(&o->rl, env.flavor) == RL_MARIADB) {
+	if (flavor == RL_MARIADB) {
 		dev = o->file_buffering ? 0 :
 		      rl_mariadb_store_block(store_backend_caps(o->so.store), td->o.directory);
 		env.mariadb_direct = dev != 0;
 		env.mariadb_block = o->mariadb_block ? o->mariadb_block : dev;
 	}
-	if (o->redo_capacity && rl_opts_flavor(&o->rl, env.flavor) != RL_MYSQL)
+	if (o->redo_capacity && flavor != RL_MYSQL)
 		REFUSE("innodb_redo_log_capacity=%llu: only flavor=mysql has the 8.0.30 layout\n",
 		       o->redo_capacity);
 	if (rl_opts_to_cfg(&o->rl, &env, c, err, sizeof(err)))
