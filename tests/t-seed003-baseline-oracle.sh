@@ -9,7 +9,8 @@
 # engine's own count in the sidecar (0) is not what is read. Seconds with no completion: 1 in the
 # baseline (t=4), 1 after the create (t=12). A second run's baseline with no record is clean; a
 # full history whose oldest record is newer than a run's start leaves that run unknown (None, not
-# clean), and a failed read gives no figure.
+# clean), and a failed read gives no figure. The same two runs as one-snapshot holds: slow ops 2
+# and 0, an onset (0.8 s) only for the first (a hold with none has no onset).
 . "$(dirname "$0")/lib.sh"
 cd "$REPO" || fail "no repo"
 bin=$TMP/bin
@@ -54,6 +55,15 @@ for rep, (start, zero) in {1: (t0, (4, 12)), 2: (t0 + 100, ())}.items():
         json.dump(sidecar(start, zero), fo)
 seed003.s003_oracle({}, run, [{"SNAPS": 3, "REP": 1}, {"SNAPS": 3, "REP": 2}])
 got = {r: seed003.s003_check(run, SNAPS=3, REP=r) for r in (1, 2)}
+# the same two runs as the onset holds (SNAPS=1): the first with slow ops, the second none
+hold = os.path.join(os.environ["TMP"], "hold")
+for rep in (1, 2):
+    os.makedirs(os.path.join(hold, f"SNAPS=1_REP={rep}"), exist_ok=True)
+    os.replace(os.path.join(run, f"SNAPS=3_REP={rep}", "baseline-osd.json"),
+               os.path.join(hold, f"SNAPS=1_REP={rep}", "baseline-osd.json"))
+    with open(os.path.join(hold, f"SNAPS=1_REP={rep}", "snaps.json"), "w") as fo:
+        json.dump(sidecar(*{1: (t0, (4, 12)), 2: (t0 + 100, ())}[rep]), fo)
+seed003.s003_oracle({}, run, [{"SNAPS": 3, "REP": 1}, {"SNAPS": 3, "REP": 2}])
 want = {1: {"osd": 2, "stalled": 1, "stalled_snap": 1, "onset_osd": 0.8, "osd_snap": 2},
         2: {"osd": 0, "stalled": 0, "stalled_snap": 0, "onset_osd": None, "osd_snap": 0}}
 if full:   # the history's oldest record came after run 1's start: run 1's records may be gone
@@ -71,7 +81,7 @@ class A:
 
 
 class Ctx:
-    a, reps, s003, m = A(), 2, {"seedlike": (run, {}, None)}, {}
+    a, reps, s003, m = A(), 2, {"seedlike": (run, {}, hold)}, {}
 
     def measure(self, key, r, v):
         self.m.setdefault(key, {})[r] = v
@@ -82,12 +92,18 @@ seed003_measure.measure(c)
 print({k: v for k, v in c.m.items() if "stalled" in k or "baseline-osd" in k})
 bad += c.m.get("rbd/baseline-osd-slow-ops-3") != {0: want[1]["osd"], 1: want[2]["osd"]}
 bad += c.m.get("rbd/baseline-stalled-s-3") != {0: 1, 1: 0} or c.m.get("rbd/stalled-s-3") != {0: 1, 1: 0}
+# the holds: slow ops counted in both, an onset only where one came (a hold without one is
+# no onset, not "at least the time held")
+print({k: v for k, v in c.m.items() if "hold1" in k})
+if not full:
+    bad += c.m.get("rbd/hold1-osd-slow-ops") != {0: 2, 1: 0}
+    bad += {k: round(v, 3) for k, v in c.m.get("rbd/hold1-onset-s", {}).items()} != {0: 0.8}
 sys.exit(bad)
 PY
 }
 
 fake_ceph 0 -30 2.5 7 11 13.5 400
-check 0 || fail "the baseline check does not count the OSD's own records"
+check 0 || fail "the baseline check does not count the OSD's own records, or a hold's slow ops and onset are wrong"
 ok "2 OSD slow ops and 1 stalled second in the first baseline, none in the second"
 fake_ceph 1 7 11 13.5 400
 check 1 || fail "a full history newer than the run's start was taken as complete"
