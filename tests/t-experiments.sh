@@ -56,6 +56,9 @@ grep -qE '^\| `single-process-mode` \|.*\| not attempted: option gone' "$page" |
 [ -f "$out/runs/seed002.jsonl" ] && [ ! -e "$out/runs/seed002" ] || fail "the run folder is not packed into runs/seed002.jsonl"
 "$REPO/lab/runpack" unpack "$out/runs/seed002.jsonl" "$out/runs/seed002" 2>/dev/null || fail "runs/seed002.jsonl does not unpack"
 [ "$(find "$out/runs/seed002/local/export" -name point.json | wc -l)" = 2 ] || fail "not 2 repeats of the export"
+# results/ names no machine's paths: the checkout's own is written relative to it (DBFIO_LIB=build)
+! grep -qF "$REPO/" "$out/runs/seed002.jsonl" || fail "the pack names the checkout's path $REPO/"
+grep -qF 'DBFIO_LIB=build ' "$out/runs/seed002.jsonl" || fail "the pack's commands do not name build/ relative to the checkout"
 grep -q 'tools/sweep jobs/seed002-schema.fio' "$page" || fail "the page does not give the exact command"
 grep -q 'drop_caches' "$page" || fail "the page does not say the page cache was dropped"
 grep -q '## What differs and why' "$page" || fail "no 'what differs' section"

@@ -4,19 +4,30 @@
 # object per line, {"path": "<path under runs/seed00N/>", "text": "<content>"},
 # sorted by path: a changed file is a changed line in git's diffs. Files are
 # text (UTF-8); a folder packed and unpacked again is the same bytes.
-import json, os, shutil, tempfile
+import json, os, re, shutil, tempfile
 
 
-def pack(folder, path):
-    """Every file under folder into the pack path (written atomically);
-    returns the number of files."""
+def relative(text, root):
+    """text with the checkout's own path root written relative to it
+    ("/tmp/x/build" -> "build", "/tmp/x" -> "."): results/ names no
+    machine's paths."""
+    if not root:
+        return text
+    root = os.path.abspath(root)
+    return re.sub(re.escape(root) + r"(/|(?![\w.-]))", lambda m: "" if m.group(1) else ".", text)
+
+
+def pack(folder, path, root=None):
+    """Every file under folder into the pack path (written atomically), the
+    paths of the checkout root in them made relative (relative()); returns
+    the number of files."""
     rows = []
     for d, subs, fs in os.walk(folder):
         subs.sort()
         for fn in fs:
             p = os.path.join(d, fn)
             with open(p, encoding="utf-8", newline="") as fi:
-                rows.append((os.path.relpath(p, folder), fi.read()))
+                rows.append((os.path.relpath(p, folder), relative(fi.read(), root)))
     rows.sort()
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)), prefix=".runpack-")
@@ -56,8 +67,8 @@ def unpack(path, folder):
     return len(files)
 
 
-def pack_folder(folder, path):
+def pack_folder(folder, path, root=None):
     """pack, then remove the folder: the pack is what stays."""
-    n = pack(folder, path)
+    n = pack(folder, path, root)
     shutil.rmtree(folder)
     return n
