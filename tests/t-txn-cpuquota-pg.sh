@@ -1,11 +1,11 @@
 #!/bin/bash
-# Description: a CPU quota slows a real PostgreSQL 15 (pgbench) and the txn model alike; the model's cpu factor stays ~1
+# Description: a CPU quota slows a real PostgreSQL 15 (pgbench) and the txn model alike; the model's cpu factor does not follow it
 # Timeout: 400
 # In full: pgbench -c 1 (scale 5, synchronous_commit=off: the calibration's CPU-bound run) against a real
 # PostgreSQL 15, then the txn engine with calibration=postgres15 (its log on /dev/shm: a commit as cheap),
 # each 6 s without and 6 s with a quota of half a CPU (cgroup v2 cpu.max "50000 100000", or v1
 # cpu.cfs_quota_us): the model's tps ratio quota/none follows the real server's (timing). The engine's
-# CPU factor (summary_json) stays about 1 under the quota: the figure is thread CPU time, which a quota
+# CPU factor (summary_json) is the same with and without the quota: it is thread CPU time, which a quota
 # does not stretch; the model is slowed by the quota itself, as the server is (docs/txn.md, The host's CPU).
 . "$(dirname "$0")/lib.sh"
 timing_test
@@ -106,10 +106,12 @@ echo "real PostgreSQL: tps $real0 without a quota, $realq with half a CPU ($KIND
 	"model: tps $m0 and $mq; the model's host/profile CPU figure $f0 and $fq"
 # Hard: the factor does not see the quota. It is thread CPU time (the best of 15 rounds of
 # ~0.5 ms), and throttling stops the thread's CPU clock with it; a busy host moves it by about
-# 10 % here, so 0.7..1.4 either way, where a figure that saw a half-CPU quota would be ~2.
-py check "0.7 <= $f0 <= 1.4 and 0.7 <= $fq <= 1.4" ||
-	fail "the engine's host/profile CPU figure is not about 1: $f0 without a quota, $fq with one"
-ok "the CPU factor stays about 1 under a quota: $f0 without, $fq with half a CPU"
+# 10 %, so the two figures agree within 0.8..1.25, where a figure that saw a half-CPU quota would
+# be ~2x the other. Their own value is this host's against the profile's machine (1.42 on a
+# host with 4 MB of L2 a core): not the quota's to judge.
+py check "0.8 <= $fq / $f0 <= 1.25" ||
+	fail "the engine's host/profile CPU figure moved with the quota: $f0 without one, $fq with one"
+ok "the CPU factor does not follow a quota: $f0 without, $fq with half a CPU"
 # Timing: the quota slows both alike. The ratios' gap is judged at 25 %: pgbench's own round to
 # round spread at one connection on this machine is 10-20 % when it is busy.
 rr=$(py calc "round($realq / $real0, 3)")
