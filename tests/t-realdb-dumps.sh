@@ -43,7 +43,8 @@ while kill -0 "$PYPID" 2>/dev/null; do
 		# (mariadb-install-db's own mariadbd --bootstrap is no server of the dumps)
 		grep -qx -- --bootstrap <<<"$cl" && continue
 		PIDS[$p]=1
-		FS[$(fstype "$p" "$dd")]=1
+		f=$(fstype "$p" "$dd" 2>/dev/null)	# empty: it exited meanwhile
+		[ -n "$f" ] && FS[$f]=1
 		c=(mariadb --no-defaults -h 127.0.0.1 -P "$(sed -n 's/^--port=//p' <<<"$cl")" -u root -N -B)
 		n=$("${c[@]}" -e "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = 'dbtrace'" 2>/dev/null)
 		[ "${n:-0}" -gt "$NT" ] 2>/dev/null && NT=$n
