@@ -3,7 +3,8 @@
 # stderr, summaries); results/ keeps them as runs/seed00N.jsonl, one JSON
 # object per line, {"path": "<path under runs/seed00N/>", "text": "<content>"},
 # sorted by path: a changed file is a changed line in git's diffs. Files are
-# text (UTF-8); a folder packed and unpacked again is the same bytes.
+# text (UTF-8); a folder packed and unpacked again is the same bytes, but
+# for the checkout's own path when pack() is given it (relative()).
 import json, os, re, shutil, tempfile
 
 
