@@ -195,6 +195,7 @@ $(B)/tests/%: tests/unit/%.c tests/unit/check.h $(STORE_OBJ) $(HEADERS)
 # unit programs that compile engine sources in
 $(B)/tests/txn_pool_test: engines/txn/txn_pool.c engines/pgpage/pgpage_ckpt.c engines/pgpage/pgpage_dblwr.c
 $(B)/tests/dbtime_ws_test: engines/dbtime/dbtime.c engines/dbtime/dbtime.h
+$(B)/tests/rbdsnap_trim_test: engines/rbdsnap/rbdsnap_trim.c
 
 # logverify, the oracle of the engines' logs, reads them from the documented
 # format with its own code: neither the store layer nor an engine header

@@ -57,6 +57,7 @@ struct rbdsnap_data {
 	int snaps_ok;		/* creates that succeeded, as drained */
 	bool recorded;		/* the run's holder is in the image's metadata */
 	bool keep_record;	/* ... and stays: snapshots of the run are left */
+	struct rs_trim trim;
 	struct rs_sched sched;
 	struct rs_report rep;
 	struct rs_event evbuf[64];
@@ -111,6 +112,10 @@ static struct fio_option options[] = {
 	FIO_ENGINE_RANGE(T, "snap_after", FIO_OPT_STR_VAL_TIME, snap_after,
 		"Write until the 'after' phase (all removed) has lasted this long, extending runtime if "
 		"the snapshot calls were slow; needs snap_hold; 0 = off; at most 1d", "0", 0, USEC_DAY),
+	FIO_ENGINE_RANGE(T, "snap_trim_wait", FIO_OPT_STR_VAL_TIME, snap_trim_wait,
+		"Before the baseline, wait up to this long for the OSDs to finish trimming the pool's "
+		"removed snapshots (the osdmap's removed_snaps_queue); 0 = do not wait; at most 1d", "0",
+		0, USEC_DAY),
 	FIO_ENGINE_BOOL(T, "osd_slow_ops", osd_slow_ops,
 		"Count the OSDs' own slow-op records (dump_historic_slow_ops) per phase, read every 5 s "
 		"with the health polls", "1"),
@@ -451,6 +456,50 @@ static void rbdsnap_cache_state(struct rbdsnap_data *sd)
 		sd->policy[0] = '\0';
 }
 
+/*
+ * Before the clock starts: the pool's removed snapshots still being trimmed
+ * (a run before this one's), and with snap_trim_wait, a wait until none are,
+ * polled each second (fio's SIGINT/SIGTERM ends it).
+ */
+static void rbdsnap_trim_wait(struct thread_data *td, struct rbdsnap_data *sd)
+{
+	struct rbdsnap_options *o = td->eo;
+	rados_t cl = ceph_conn_rados(sd->conn);
+	int64_t pool = rados_ioctx_get_id(sd->io_ctx);
+	uint64_t t0 = latstat_now_ns();
+	struct rs_trim *t = &sd->trim;
+
+	t->wait_us = o->snap_trim_wait;
+	t->queued0 = t->queued = rs_trim_queued(cl, pool);
+	if (t->queued0 < 0) {
+		if (t->queued0 != -ENOTSUP)
+			fprintf(stderr, "rbdsnap: %s: osd dump failed: %s (snapshot trimming not checked)\n",
+				sd->what, strerror(-t->queued0));
+		return;
+	}
+	if (!t->queued0)
+		return;
+	if (!o->snap_trim_wait) {
+		fprintf(stderr, "rbdsnap: pool %s: %ld removed snapshot(s) not yet trimmed: the baseline "
+			"shares the OSDs with their trimming (snap_trim_wait= waits for it)\n",
+			o->pool_name, t->queued0);
+		return;
+	}
+	fprintf(stderr, "rbdsnap: pool %s: %ld removed snapshot(s) not yet trimmed: waiting up to %llus "
+		"(snap_trim_wait)\n", o->pool_name, t->queued0, o->snap_trim_wait / 1000000);
+	while (t->queued > 0 && !td->terminate &&
+	       latstat_now_ns() - t0 < o->snap_trim_wait * 1000) {
+		usleep(1000000);
+		t->queued = rs_trim_queued(cl, pool);
+	}
+	t->waited_ns = latstat_now_ns() - t0;
+	if (t->queued)
+		fprintf(stderr, "rbdsnap: pool %s: %ld snapshot(s) still being trimmed after %.1fs: the "
+			"baseline shares the OSDs with it\n", o->pool_name, t->queued, t->waited_ns / 1e9);
+	else
+		fprintf(stderr, "rbdsnap: pool %s: trimmed after %.1fs\n", o->pool_name, t->waited_ns / 1e9);
+}
+
 /* Job thread, before the first I/O: the clock starts, helpers start. */
 static int fio_rbdsnap_init(struct thread_data *td)
 {
@@ -467,6 +516,7 @@ static int fio_rbdsnap_init(struct thread_data *td)
 		return 1;
 	if (!sd->track)
 		return 0;
+	rbdsnap_trim_wait(td, sd);
 	c->interval_ns = o->snap_interval * 1000;
 	c->start_delay_ns = o->snap_start_delay * 1000;
 	c->hold_ns = o->snap_hold * 1000;
@@ -511,6 +561,7 @@ static void rbdsnap_finish(struct thread_data *td, struct rbdsnap_data *sd)
 		.cache_policy = sd->policy[0] ? sd->policy : NULL,
 		.image_size = sd->image_size, .cfg = &sd->sched.cfg,
 		.stale_found = sd->stale_found, .stale_removed = sd->stale_removed,
+		.trim = &sd->trim,
 	};
 	size_t i;
 

@@ -59,6 +59,7 @@ struct rs_event {
 	uint64_t t_ns;		/* when it ended (latstat_now_ns clock) */
 	uint64_t lat_ns;	/* how long the call took */
 	char name[RS_NAME_MAX];	/* snapshot name, or the health summary */
+	char checks[RS_NAME_MAX];	/* health: the checks raised, "OSD_FULL,SLOW_OPS" */
 };
 
 /* The schedule, copied out of the option struct (times in ns). */
@@ -186,7 +187,17 @@ struct rs_report {
 	size_t nev, ev_cap;
 	unsigned int health_polls;
 	int health_worst, health_last;
+	char checks_last[RS_NAME_MAX];	/* the last poll's checks */
+	char checks_seen[2 * RS_NAME_MAX];	/* every check any poll raised, in order seen */
 	uint32_t slow_ops_max;
+};
+
+/* The pool's snapshot trimming before the run (rbdsnap_trim.c). */
+struct rs_trim {
+	long queued0;		/* removed snapshots not yet trimmed at start; -errno: not read */
+	long queued;		/* ... when the baseline began */
+	uint64_t waited_ns;	/* how long snap_trim_wait waited */
+	unsigned long long wait_us;	/* snap_trim_wait */
 };
 
 /* What the report says about the run besides the numbers. */
@@ -196,6 +207,7 @@ struct rs_meta {
 	uint64_t image_size;
 	const struct rs_sched_cfg *cfg;
 	int stale_found, stale_removed;
+	const struct rs_trim *trim;
 	unsigned int dropped;
 	int created;		/* snapshots this run took */
 	int create_failed;	/* creates that failed (the first: create_err) */
@@ -224,7 +236,12 @@ struct rbdsnap_options {
 	unsigned long long connect_timeout;
 	unsigned long long snap_after;
 	int osd_slow_ops;
+	unsigned long long snap_trim_wait;
 };
+
+/* rbdsnap_trim.c */
+long rs_trim_parse(const char *js, int64_t pool);
+long rs_trim_queued(rados_t cluster, int64_t pool);
 
 /* rbdsnap_conn.c */
 int rbdsnap_check_opts(struct rbdsnap_options *o);

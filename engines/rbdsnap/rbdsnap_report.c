@@ -213,12 +213,34 @@ static void rs_keep_event(struct rs_report *r, const struct rs_event *e)
 	r->ev[r->nev++] = *e;
 }
 
+/* Add each name of the comma-separated list to seen that is not there yet. */
+static void rs_checks_add(char *seen, size_t len, const char *list)
+{
+	const char *p = list;
+
+	while (*p) {
+		size_t k = strcspn(p, ","), n = strlen(seen);
+		const char *q = seen;
+		bool have = false;
+
+		while (*q && !have) {
+			size_t m = strcspn(q, ",");
+
+			have = m == k && !strncmp(q, p, k);
+			q += m + (q[m] == ',');
+		}
+		if (!have && n + k + 2 <= len)
+			snprintf(seen + n, len - n, "%s%.*s", n ? "," : "", (int)k, p);
+		p += k + (p[k] == ',');
+	}
+}
+
 void rs_report_event(struct rs_report *r, const struct rs_event *e)
 {
 	struct rs_sec *s;
 
 	if (e->type == RS_EV_HEALTH) {
-		bool changed = e->health != r->health_last;
+		bool changed = e->health != r->health_last || strcmp(e->checks, r->checks_last);
 
 		r->health_polls++;
 		if (e->health > r->health_worst)
@@ -242,6 +264,8 @@ void rs_report_event(struct rs_report *r, const struct rs_event *e)
 		if (changed || e->slow_ops)
 			rs_keep_event(r, e);
 		r->health_last = e->health;
+		snprintf(r->checks_last, sizeof(r->checks_last), "%s", e->checks);
+		rs_checks_add(r->checks_seen, sizeof(r->checks_seen), e->checks);
 		return;
 	}
 	if (e->type == RS_EV_CREATE || e->type == RS_EV_REMOVE)
@@ -404,6 +428,13 @@ void rs_report_print(FILE *out, const struct rs_report *r, const struct rs_meta 
 		(unsigned long long)r->slow,
 		r->health_polls ? rs_health_name(r->health_worst) : "not polled",
 		r->health_polls, r->slow_ops_max, m->dropped ? ", some events dropped" : "");
+	if (m->trim && m->trim->queued0 > 0)
+		fprintf(out, "  snapshot trimming before the run: %ld removed snapshot(s) queued at start, %ld at the "
+			"baseline (waited %.1fs, snap_trim_wait %llus)\n", m->trim->queued0, m->trim->queued,
+			m->trim->waited_ns / 1e9, m->trim->wait_us / 1000000);
+	if (r->checks_seen[0])
+		fprintf(out, "  health checks raised: %s (`ceph health detail` says what each means)\n",
+			r->checks_seen);
 	if (r->osd_polls > 0)
 		fprintf(out, "  OSD slow-op records (dump_historic_slow_ops, >= %gs) of client.%llu's ops: "
 			"%s%llu, longest %s (not counted: %llu replica, %llu of other clients)%s%s\n",
@@ -492,6 +523,7 @@ static void rs_json_events(struct json_out *j, const struct rs_report *r)
 		json_kint(j, "live", e->live);
 		if (e->type == RS_EV_HEALTH) {
 			json_kstr(j, "health", rs_health_name(e->health));
+			json_kstr(j, "checks", e->checks);
 			json_kuint(j, "slow_ops", e->slow_ops);
 		}
 		json_obj_end(j);
@@ -560,6 +592,13 @@ static void rs_json_meta(struct json_out *j, const struct rs_report *r, const st
 	json_obj_end(j);
 	json_kreal(j, "slow_threshold_ms", r->slow_ns / 1e6, 3);
 	json_kreal(j, "health_interval_s", c->health_ns / 1e9, 3);
+	/* queued_*: -errno when the osdmap could not be read (-95: no removed_snaps_queue) */
+	json_kobj(j, "trim_before");
+	json_kint(j, "queued_at_start", m->trim ? m->trim->queued0 : 0);
+	json_kint(j, "queued_at_baseline", m->trim ? m->trim->queued : 0);
+	json_kreal(j, "waited_s", m->trim ? m->trim->waited_ns / 1e9 : 0.0, 1);
+	json_kreal(j, "wait_max_s", m->trim ? m->trim->wait_us / 1e6 : 0.0, 1);
+	json_obj_end(j);
 	json_kint(j, "stale_found", m->stale_found);
 	json_kint(j, "stale_removed", m->stale_removed);
 }
@@ -577,6 +616,7 @@ static void rs_json_totals(struct json_out *j, const struct rs_report *r, const 
 	json_kuint(j, "polls", r->health_polls);
 	json_kstr(j, "worst", r->health_polls ? rs_health_name(r->health_worst) : "");
 	json_kuint(j, "slow_ops_max", r->slow_ops_max);
+	json_kstr(j, "checks_seen", r->checks_seen);
 	json_obj_end(j);
 	json_kobj(j, "osd_slow_ops");
 	json_kint(j, "polls", r->osd_polls);

@@ -425,12 +425,50 @@ static void *rs_snap_thread(void *arg)
 	return NULL;
 }
 
+/*
+ * The names of the checks raised, the keys of "checks": {"OSD_FULL": {...},
+ * "SLOW_OPS": {...}}, comma-separated into out (a name that does not fit is
+ * left out whole).
+ */
+static void rs_parse_checks(const char *js, char *out, size_t len)
+{
+	const char *p = strstr(js, "\"checks\":"), *q;
+	size_t n = 0;
+	int depth = 0;
+
+	out[0] = '\0';
+	if (!p)
+		return;
+	for (p += strlen("\"checks\":"); *p; p++) {
+		if (*p == '{' || *p == '[') {
+			depth++;
+		} else if (*p == '}' || *p == ']') {
+			if (--depth <= 0)
+				return;
+		} else if (*p == '"') {
+			const char *k = ++p;
+
+			while (*p && *p != '"')
+				p += (*p == '\\' && p[1]) ? 2 : 1;
+			if (!*p)
+				return;
+			/* a key of the checks object itself: "NAME" then ':' */
+			q = p + 1;
+			while (*q == ' ' || *q == '\n' || *q == '\t' || *q == '\r')
+				q++;
+			if (depth == 1 && *q == ':' && n + (p - k) + 2 <= len)
+				n += snprintf(out + n, len - n, "%s%.*s", n ? "," : "", (int)(p - k), k);
+		}
+	}
+}
+
 /* {"status":"HEALTH_WARN","checks":{"SLOW_OPS":{..."message":"12 slow ops, ..."}}} */
 static void rs_parse_health(const char *js, struct rs_event *e)
 {
 	const char *p;
 
 	e->health = 0;
+	rs_parse_checks(js, e->checks, sizeof(e->checks));
 	if (strstr(js, "\"HEALTH_ERR\""))
 		e->health = 2;
 	else if (strstr(js, "\"HEALTH_WARN\""))
