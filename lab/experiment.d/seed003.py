@@ -119,7 +119,15 @@ S003_OSD = {"osd_op_complaint_time": "1", "osd_op_history_slow_op_threshold": "1
             # a sweep's records all kept (a run makes 300-700), so the oracle read after
             # it still has every baseline's (the oldest go first); not more: the engine
             # reads the whole history every 5 s
-            "osd_op_history_slow_op_size": "2000"}
+            "osd_op_history_slow_op_size": "2000",
+            # the seed's trimmer: Jewel (and Luminous) trimmed removed snapshots without
+            # sleeping (osd_snap_trim_sleep 0, no per-device value); Pacific sleeps 5 s a
+            # step on a rotational OSD, which the seed-like loop device is. With that sleep
+            # each run's clones (~0.9 GiB on the 1G image) outlived the run: after 7
+            # snapshots the 10 GiB FileStore OSD was 95 % used, after 8 OSD_FULL
+            # (HEALTH_ERR), and the writer stalled on a full cluster, not on a snapshot
+            # (lab/journal.md); with 0 the OSD stayed at 37 %
+            "osd_snap_trim_sleep_hdd": "0"}
 
 
 def hold_secs(ctx):
