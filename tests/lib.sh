@@ -349,6 +349,19 @@ crash_check() {
 # run_fio NAME ARGS...: fio with JSON output into $TMP/NAME.json, stderr into
 # $TMP/NAME.err; returns fio's exit status, fails the test on a crash. fio's
 # verify state files (written when a verify job is cut short) go to $TMP.
+# unit_test NAME: run build/tests/NAME (tests/unit/NAME.c), print its lines;
+# its exit 77 is a skip (its SKIP: line the reason), any other non-zero a failure
+unit_test() {
+	local t=$B/tests/$1 out rc
+	[ -x "$t" ] || fail "$t missing (run make)"
+	out=$("$t")
+	rc=$?
+	echo "$out"
+	[ $rc = 77 ] && skip "$(sed -n 's/^SKIP: //p' <<<"$out" | head -1)"
+	[ $rc = 0 ] || fail "$1: exit $rc"
+	ok "$1 passed"
+}
+
 run_fio() {
 	local name=$1 rc; shift
 	"$FIO" --output-format=json --output="$TMP/$name.json" --aux-path="$TMP" "$@" 2>"$TMP/$name.err"

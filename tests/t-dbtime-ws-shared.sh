@@ -6,11 +6,4 @@
 # the private one changed). A write a step into a shared set made two cores take every line from
 # each other: the model's CPU a transaction at 4 MariaDB connections doubled.
 . "$(dirname "$0")/lib.sh"
-T=$B/tests/dbtime_ws_test
-[ -x "$T" ] || fail "$T missing (run make)"
-out=$("$T")
-rc=$?
-echo "$out"
-[ $rc = 77 ] && exit 77
-[ $rc = 0 ] || fail "dbtime_ws_test: exit $rc"
-ok "dbtime_ws_test passed"
+unit_test dbtime_ws_test

@@ -5,11 +5,4 @@
 # OSDMap::dump, the counts summed by hand: the asked pool's intervals only (not another pool's, not
 # new_removed_snaps'), an empty queue 0, a dump without the list -ENOTSUP, a truncated one -EINVAL.
 . "$(dirname "$0")/lib.sh"
-T=$B/tests/rbdsnap_trim_test
-[ -x "$T" ] || fail "$T missing (run make)"
-out=$("$T")
-rc=$?
-echo "$out"
-[ $rc = 77 ] && skip "${out#SKIP: }"
-[ $rc = 0 ] || fail "rbdsnap_trim_test: exit $rc"
-ok "rbdsnap_trim_test passed"
+unit_test rbdsnap_trim_test
