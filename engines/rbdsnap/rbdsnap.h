@@ -240,6 +240,7 @@ struct rbdsnap_options {
 };
 
 /* rbdsnap_trim.c */
+const char *rs_json_close(const char *p);
 long rs_trim_parse(const char *js, int64_t pool);
 long rs_trim_queued(rados_t cluster, int64_t pool);
 

@@ -432,33 +432,23 @@ static void *rs_snap_thread(void *arg)
  */
 static void rs_parse_checks(const char *js, char *out, size_t len)
 {
-	const char *p = strstr(js, "\"checks\":"), *q;
+	const char *p = strstr(js, "\"checks\":"), *end, *k, *q, *v;
 	size_t n = 0;
-	int depth = 0;
 
 	out[0] = '\0';
-	if (!p)
-		return;
-	for (p += strlen("\"checks\":"); *p; p++) {
-		if (*p == '{' || *p == '[') {
-			depth++;
-		} else if (*p == '}' || *p == ']') {
-			if (--depth <= 0)
-				return;
-		} else if (*p == '"') {
-			const char *k = ++p;
-
-			while (*p && *p != '"')
-				p += (*p == '\\' && p[1]) ? 2 : 1;
-			if (!*p)
-				return;
-			/* a key of the checks object itself: "NAME" then ':' */
-			q = p + 1;
-			while (*q == ' ' || *q == '\n' || *q == '\t' || *q == '\r')
-				q++;
-			if (depth == 1 && *q == ':' && n + (p - k) + 2 <= len)
-				n += snprintf(out + n, len - n, "%s%.*s", n ? "," : "", (int)(p - k), k);
-		}
+	p = p ? strchr(p, '{') : NULL;
+	end = p ? rs_json_close(p) : NULL;
+	/* each member "NAME": {...} (a check's name has no escapes), its value skipped whole */
+	while (end && (k = strchr(p + 1, '"')) && k < end) {
+		q = strchr(k + 1, '"');
+		v = q ? strchr(q, '{') : NULL;
+		if (!v || v > end)
+			return;
+		if (n + (q - k - 1) + 2 <= len)
+			n += snprintf(out + n, len - n, "%s%.*s", n ? "," : "", (int)(q - k - 1), k + 1);
+		p = rs_json_close(v);
+		if (!p)
+			return;
 	}
 }
 

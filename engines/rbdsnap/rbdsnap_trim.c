@@ -16,7 +16,7 @@
 #include <string.h>
 
 /* The end of the JSON array or object starting at p ('[' or '{'), or NULL. */
-static const char *rs_json_close(const char *p)
+const char *rs_json_close(const char *p)
 {
 	int depth = 0;
 
