@@ -288,7 +288,7 @@ need_cluster() {
 # own cluster (tools/cluster) when the tests target somebody else's
 own_cluster_only() {
 	[ -z "${DBFIO_TEST_CEPH_CONF:-}" ] ||
-		skip "$1: not run against DBFIO_TEST_CEPH_CONF=$DBFIO_TEST_CEPH_CONF (somebody else's cluster)"
+		skip "$1: not run against DBFIO_TEST_CEPH_CONF=$DBFIO_TEST_CEPH_CONF (somebody else's cluster); use DBFIO_CLUSTER_DIR/DBFIO_CLUSTER_PORT"
 }
 fail_or_skip() { [ "${CI:-}" = true ] && fail "$*"; skip "$*"; }
 

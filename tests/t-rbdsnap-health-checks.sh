@@ -8,6 +8,7 @@
 # read by the ceph CLI after each change: the engine's health events must hold the same check names
 # in the same order, and its report must list them.
 . "$(dirname "$0")/lib.sh"
+own_cluster_only "sets cluster flags (ceph osd set noscrub, add-noout)"
 need_cluster
 have_backend RBD || skip "configure found no librbd"
 IMG=rbdsnap-test-health

@@ -9,8 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 # every OSD's slow-op history is reconfigured while it runs: a cluster of the
 # project's own only, never somebody else's
-[ -n "${DBFIO_TEST_CEPH_CONF:-}" ] &&
-	skip "reconfigures every OSD's slow-op history (osd_slow_op_history): not run against DBFIO_TEST_CEPH_CONF=$DBFIO_TEST_CEPH_CONF (somebody else's cluster); use DBFIO_CLUSTER_DIR/DBFIO_CLUSTER_PORT"
+own_cluster_only "reconfigures every OSD's slow-op history (osd_slow_op_history)"
 need_cluster
 have_backend RBD || skip "configure found no librbd"
 IMG=rbdsnap-test-own

@@ -10,6 +10,7 @@
 # every 0.3 s (its removed_snaps_queue for the pool): the last dump with the snapshot queued comes
 # before the baseline's start (the sidecar's osd_slow_ops.t0_unix), the first after it is empty.
 . "$(dirname "$0")/lib.sh"
+own_cluster_only "reconfigures every OSD's snapshot trimming (osd_snap_trim_sleep)"
 need_cluster
 have_backend RBD || skip "configure found no librbd"
 IMG=rbdsnap-test-trim
