@@ -1238,7 +1238,7 @@ def claims_fixture(path):
          "b1/a": [0.92] * 3, "b2/a": [0.89] * 3, "t/slow": [0, 3, 7], "t/slowall": [1, 3, 7],
          "s1/a": [1.05, 1.04, 1.13], "s2/a": [0.9, 0.93, 0.95], "s3/a": [0.98, 1.05, 1.1],
          "c/64": [640] * 3, "c/64b": [480] * 3, "c/16": [160] * 3, "l/64": [12800] * 3, "l/slow": [320] * 3,
-         "f/5": [1.01, 0.995], "f/1": [1, 1], "bc/a": [0.8, 0.9, 0.85], "single/a": [4.2], "single/b": [1]}
+         "f/5": [1.01, 0.995], "f/1": [1, 1], "h/held": [60.2, 61.4, 60.8], "bc/a": [0.8, 0.9, 0.85], "single/a": [4.2], "single/b": [1]}
     g = math.sqrt(0.9)
     # id: (verdict, median, min, max, n, agree)
     want = {"reproduced": ("reproduced", 4.0, 3.5, 4.5, 3, 3), "weaker-issue": ("weaker", 0.926, 0.925, 0.962, 3, 2),
@@ -1250,6 +1250,7 @@ def claims_fixture(path):
             "off-in": ("reproduced", 4.6, 4.6, 4.6, 3, 3), "off-out": ("weaker", 4.4, 4.4, 4.4, 3, 3),
             "tenth-in": ("no effect", 1.14, 1.14, 1.14, 3, 3), "tenth-out": ("weaker", 1.16, 1.16, 1.16, 3, 3),
             "below": ("reproduced", 0.25, 2 / 9, 2 / 7, 3, 2), "absent": ("not attempted",), "gone": ("not attempted",),
+            "never-came": ("not attempted",), "never-held": ("not attempted",),
             "growth-reversed": ("reversed", 105, 103.8, 110, 3, 3), "growth-ok": ("reproduced", 2.8, 2.5, 3, 3, 3),
             "orient-ab": ("reversed", g, 0.6, 1.5, 2, 1), "orient-ba": ("reversed", 1 / g, 1 / 1.5, 1 / 0.6, 2, 1),
             "geo-ab": ("weaker", math.sqrt(3.3), 1.1, 3.0, 2, 0), "geo-ba": ("weaker", 1 / math.sqrt(3.3), 1 / 3, 1 / 1.1, 2, 0),
@@ -1279,6 +1280,9 @@ def claims_fixture(path):
                 assert r["agree"] == w[5], (c["id"], r, w)
     r = dict((c["id"], r) for c, r in judged)
     assert "nothere/a" in r["absent"]["reason"] and r["gone"]["reason"] == "the option no longer exists"
+    # "absent": the figure never came in the n tries its count key records (median 60.8); without them, the usual reason
+    assert r["never-came"]["reason"] == "no onset in 3 holds of 60.80 s", r["never-came"]
+    assert r["never-held"]["reason"] == "no measurement of h/onset in this run", r["never-held"]
     assert r["inconclusive"]["reason"] == "1 of 3 repeats on another side of 1", r["inconclusive"]
     assert r["at-pivot"]["reason"] == "1 of 3 repeats on another side of 1", r["at-pivot"]
     assert r["collapse-median-only"]["reason"] == "the test met by 2 of 3 repeats", r["collapse-median-only"]
@@ -1299,8 +1303,9 @@ def claims_fixture(path):
     assert "| every repeat > 1.00 and ≤ 1.25 (side of 2) | reversed | 3 of 3 |" in tab, tab
     assert "| inconclusive: the test met by 2 of 3 repeats | reproduced 2, weaker 1 |" in tab, tab
     assert "| one run: no verdict | — |" in tab, tab
+    assert "| not attempted: no onset in 3 holds of 60.80 s | — |" in tab, tab
     assert "reproduced **8**, weaker **10**, no effect **6**, reversed **8**, inconclusive **5**, not attempted " \
-        "**2**; one run, no verdict **1**; true by construction, no verdict **1** (below)" in tab, tab
+        "**4**; one run, no verdict **1**; true by construction, no verdict **1** (below)" in tab, tab
     main, apart = tab.split("True by construction, listed apart")
     assert "`by-construction`" not in main and "| `by-construction` | slower on the replicated cluster | **0.85×** " \
         "(0.8–0.9, n=3) <br>`bc/a / one/b` | every repeat > 1.00 | reversed 3 | 3 OSDs on 2 cores cannot be faster |" \

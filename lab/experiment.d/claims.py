@@ -15,7 +15,11 @@
 #
 # Verdicts (docs/experiments.md, "Claims and verdicts"), tested in this order; the first
 # that applies is the claim's:
-#   not attempted   no measurement (the reason says why)
+#   not attempted   no measurement (the reason says why; "absent": {"count":
+#                   KEY, "text": ...} says why when KEY was measured and the
+#                   claim's figure was not - a phenomenon that never came in
+#                   n tries: the text's {n} is KEY's repeats, {count} their
+#                   median)
 #   by construction the claim file marks it ("by_construction": why): an
 #                   expectation the set-up cannot fail (listed apart, no
 #                   verdict; "measured" keeps what the rules below would say)
@@ -125,6 +129,11 @@ def load(path):
                                bd.get("op") not in OPS[:4] or not isinstance(bd.get("value"), (int, float))):
             raise ClaimError(f"{where}: compare.bound must be {{\"op\": lt|le|gt|ge, \"value\": number}} "
                              "on a threshold claim (the side the seed implies)")
+        ab = c.get("absent")
+        if ab is not None and not (isinstance(ab, dict) and isinstance(ab.get("count"), str) and
+                                   isinstance(ab.get("text"), str) and ab["text"]):
+            raise ClaimError(f"{where}: absent must be {{\"count\": \"target/metric\", \"text\": ...}} "
+                             "(what was measured instead, and why the claim's figure is missing)")
         if "by_construction" in c and not (isinstance(c["by_construction"], str) and c["by_construction"]):
             raise ClaimError(f"{where}: by_construction must say why the set-up cannot fail the claim")
     for c in d.get("claims", []):
@@ -197,6 +206,16 @@ def ours(c, m):
         return None, f"no measurement of {c['b'] if isinstance(c['b'], str) else ' or '.join(c['b'])} in this run"
     vals = [x / y for x, y in zip(m[ka], m[kb]) if x is not None and y]
     return vals, (ka, kb)
+
+
+def absent(c, m):
+    """The claim's "absent" text when its count key was measured (None else):
+    {n} its repeats, {count} their median."""
+    ab = c.get("absent")
+    got = [v for v in m.get(ab["count"], []) if v is not None] if ab else []
+    if not got:
+        return None
+    return ab["text"].replace("{n}", str(len(got))).replace("{count}", num(middle(got, False)))
 
 
 def pivots(c):
@@ -311,7 +330,7 @@ def verdict(c, m):
     vals, keys = ours(c, m)
     if not vals:
         return {"verdict": "not attempted", "n": 0,
-                "reason": keys if isinstance(keys, str) else "no usable repeat (a failed point?)"}
+                "reason": absent(c, m) or (keys if isinstance(keys, str) else "no usable repeat (a failed point?)")}
     med = middle(vals, "b" in c)
     r = {"median": med, "min": min(vals), "max": max(vals), "n": len(vals), "keys": keys, "reason": ""}
     cmp, sv, piv = c["compare"], seed_value(c), pivots(c)

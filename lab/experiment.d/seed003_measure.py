@@ -66,6 +66,7 @@ def measure(ctx):
         ctx.measure("rbd/iops-baseline-hold1", rep - 1, c["iops"])
         ctx.measure("rbd/iops-hold1", rep - 1, joined(ph, "creating snap1", "snap1"))
         ctx.measure("rbd/baseline-osd-slow-ops-hold1", rep - 1, c["osd"])
+        ctx.measure("rbd/hold1-held-s", rep - 1, c["held"])
         if c["osd_snap"] is not None:   # the OSD's history read in full
             ctx.measure("rbd/hold1-osd-slow-ops", rep - 1, c["osd_snap"])
         if c["onset_osd"] is not None:  # a hold with no slow op has no onset, not "at least the time held"
