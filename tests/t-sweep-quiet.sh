@@ -4,7 +4,9 @@
 # In full: with two busy loops on the host's cores and DBFIO_SWEEP_QUIET=2, every point of a
 # two-point sweep waits the full 2 s before fio starts (fio's own JSON: the first point ends at
 # least 2 s after the sweep started, the second at least 2 s after the first), stderr says so once a
-# point; DBFIO_SWEEP_QUIET=soon is refused in one line naming it, exit 2, no run folder.
+# point; DBFIO_SWEEP_QUIET=soon is refused in one line naming it, exit 2, no run folder. The
+# gate first writes back every file system (a point's fsyncs must not commit the last one's
+# journal): under strace, a sync() comes before each point's fio is executed, and none between.
 . "$(dirname "$0")/lib.sh"
 mkdir -p "$TMP/data"
 cat >"$TMP/q.fio" <<EOF2
@@ -41,6 +43,13 @@ print("sweep start -> point 1's end, point 1's end -> point 2's end: %.1f s, %.1
 sys.exit(0 if min(gaps) >= 2 else 1)
 PY
 ok "two points on a busy host: each waited the gate's 2 s ($(grep -m1 'quiet-host gate' "$TMP/err" | sed 's/^ *//'))"
+
+# the write-back: strace's own order of the sweep's sync() calls and its fio executions
+DBFIO_SWEEP_QUIET=1 DBFIO_BUILD=$B FIO=$FIO strace -f -qq -e trace=sync,execve -o "$TMP/sync.strace" \
+	"$S" "$TMP/q.fio" BS=4k,16k --out "$TMP/runs" >/dev/null 2>"$TMP/errs" || { cat "$TMP/errs"; fail "sweep (strace) failed"; }
+order=$(grep -E ' sync\(\) += 0| execve\("[^"]*fio", \["fio", "--output-format=json".*\) = 0$' "$TMP/sync.strace" | sed -E 's/.* (sync)\(.*/S/; s/.*execve.*/F/' | tr -d '\n')
+[ "$order" = SFSF ] || { grep -E 'sync|fio"' "$TMP/sync.strace"; fail "sync() and fio's execve in the order '$order', not SFSF"; }
+ok "each point's fio executed after a sync() of its own (strace: $order)"
 
 DBFIO_SWEEP_QUIET=soon DBFIO_BUILD=$B FIO=$FIO "$S" "$TMP/q.fio" BS=4k --out "$TMP/run0" >/dev/null 2>"$TMP/err0"
 rc=$?
