@@ -10,6 +10,7 @@ host with)."""
 import ctypes
 import os
 import re
+import threading
 import time
 
 
@@ -81,15 +82,27 @@ def busy_cores(dt=QUIET_WINDOW):
     return (1 - (i1 - i0) / max(a1 - a0, 1)) * (os.cpu_count() or 1)
 
 
-def quiet(max_wait=QUIET_MAX, cores=QUIET_CORES, busy=busy_cores, writeback=os.sync):
+SYNC_MAX = 60           # seconds a write-back may take before quiet() goes on without it
+
+
+def writeback(max_wait=SYNC_MAX):
+    """sync(), bounded: a FUSE mount whose daemon hangs (ceph-fuse of a stopped
+    cluster) would block it for ever. The thread is a daemon: left behind, it
+    does not hold the process at exit."""
+    t = threading.Thread(target=os.sync, daemon=True)
+    t.start()
+    t.join(max_wait)
+
+
+def quiet(max_wait=QUIET_MAX, cores=QUIET_CORES, busy=busy_cores, writeback=writeback):
     """Wait until the machine is quiet (fewer than CORES cores busy over QUIET_WINDOW s), at
     most MAX_WAIT seconds: what the run before left behind (the Ceph daemons'
     deferred writes and compaction after a run on a target, a server's exit) is
     not charged to the next run. First every file system's dirty data is
     written back (sync): a run's fsyncs must not commit the journal of the
     last run's files (an ext4 fsync waits for every ordered-data block of the
-    transaction - a removed data directory, a new WAL segment). The seconds
-    waited, the sync's included (>= MAX_WAIT: gave up)."""
+    transaction - a removed data directory, a new WAL segment), SYNC_MAX s at
+    most. The seconds waited, the sync's included (>= MAX_WAIT: gave up)."""
     t0 = time.time()
     writeback()
     while busy() > cores and time.time() - t0 < max_wait:
