@@ -55,6 +55,12 @@ def load(path):
         return loads(f.read())
 
 
+def done(job):
+    """A job's stats of the direction its I/O went: write when it wrote, else read
+    (metastorm books a DDL statement as a read)."""
+    return job["write"] if job["write"]["total_ios"] else job["read"]
+
+
 def jobs(d):
     """{jobname: job} of a fio JSON document (None or no jobs: {})."""
     return {j["jobname"]: j for j in (d or {}).get("jobs", [])}
