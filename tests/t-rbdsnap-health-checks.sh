@@ -17,7 +17,7 @@ rbd_image "$IMG" 64M
 checks() { timeout 30 ceph health detail --format json |
 	python3 -c 'import json, sys; print(",".join(json.load(sys.stdin).get("checks", {})))'; }
 clear_flags() { ceph osd unset noscrub >/dev/null 2>&1; ceph osd rm-noout osd.0 >/dev/null 2>&1; }
-trap clear_flags EXIT
+at_exit clear_flags
 clear_flags
 base=$(checks) || fail "ceph health detail failed"
 [ -z "$base" ] || skip "the cluster already raises health checks ($base): the test needs a healthy one"

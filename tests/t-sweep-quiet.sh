@@ -26,7 +26,7 @@ for _ in $(seq "$(nproc)"); do
 	(while :; do :; done) &
 	busy+=($!)
 done
-trap 'kill "${busy[@]}" 2>/dev/null' EXIT
+at_exit 'kill "${busy[@]}" 2>/dev/null'
 t0=$(date +%s.%N)
 DBFIO_SWEEP_QUIET=2 DBFIO_BUILD=$B FIO=$FIO "$S" "$TMP/q.fio" BS=4k,16k --out "$TMP/run" \
 	>"$TMP/out" 2>"$TMP/err" || { cat "$TMP/err"; fail "sweep failed"; }

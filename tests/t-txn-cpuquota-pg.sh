@@ -30,7 +30,7 @@ cleanup_cg() {
 	rmdir "$CG" 2>/dev/null
 	rm -rf /dev/shm/dbfio-cpuq-$$
 }
-trap cleanup_cg EXIT
+at_exit cleanup_cg
 if [ $KIND = v2 ]; then
 	echo "50000 100000" >"$CG/cpu.max"
 else
