@@ -86,6 +86,7 @@ struct txn_options {
 	unsigned int row_locks;
 	unsigned int client_thread;
 	unsigned int client_process;
+	unsigned int client_tcp;
 	unsigned long long max_wal_size;
 	char *group_trace;
 	char *waldir;
@@ -211,6 +212,9 @@ static struct fio_option options[] = {
 		"client_thread=1's clients as threads of one process in a session of its own, as "
 		"pgbench or sysbench is (setsid: a scheduling group under the kernel's autogroups), "
 		"so each hand-over wakes another group and address space as a client's does", "0"),
+	FIO_ENGINE_BOOL(T, "client_tcp", client_tcp,
+		"client_thread=1's hand-over over a loopback TCP connection (127.0.0.1, TCP_NODELAY), "
+		"as pgbench's and sysbench's statements travel to their server here; 0: eventfds", "0"),
 	FIO_ENGINE_BOOL(T, "row_locks", row_locks,
 		"An UPDATE holds its row until the transaction ends (tpcb: clients queue on its "
 		"scale branch rows)", "1"),
@@ -552,7 +556,7 @@ static int fio_txn_init(struct thread_data *td)
 	}
 	if (o->client_thread && o->client_cpu &&
 	    (cerr = txn_client_start(&tx->client, tx->db->c.cpu.client_ns, o->client_ws,
-				     o->client_process))) {
+				     o->client_process, o->client_tcp))) {
 		log_err("txn: client_thread=1 (client_working_set=%llu): cannot start the client's "
 			"thread: %s\n", o->client_ws, strerror(-cerr));
 		td_verror(td, -cerr, "client_thread");

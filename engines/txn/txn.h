@@ -443,19 +443,22 @@ uint64_t txn_db_gpage(const struct txn_db *db, unsigned int table, uint64_t page
  */
 struct txn_client {
 	pthread_t th;
-	int to_client, to_server;	/* eventfds: a statement handed over, handed back */
+	int to_client, to_server;	/* the connection's ends: a statement handed over, handed back */
+	int cl_in, cl_out;		/* the client's ends (eventfds: the same two; TCP: one socket each side) */
 	uint64_t ns;			/* CPU a statement, burned by the client */
 	struct dbtime dt;		/* the client thread's own account and working set */
 	int started;
 	uint64_t ws;			/* bytes, the client's working set */
 	int hosted;			/* client_process=1: a thread of the clients' process */
+	int tcp;			/* client_tcp=1: the ends are TCP sockets */
 };
 /*
  * Start the client (burns ns a statement over ws bytes): a thread of fio's,
- * or with proc a thread of the clients' process, in a session of its own
+ * or with proc a thread of the clients' process, in a session of its own;
+ * the statements go over eventfds, or with tcp a loopback TCP connection
  * (txn_client.c). -> 0 or -errno.
  */
-int txn_client_start(struct txn_client *c, uint64_t ns, uint64_t ws, int proc);
+int txn_client_start(struct txn_client *c, uint64_t ns, uint64_t ws, int proc, int tcp);
 /* Hand a statement's reply to the client, which burns its CPU ... */
 int txn_client_send(struct txn_client *c);
 /* ... and wait until it hands the next statement back. -> 0 or -errno. */

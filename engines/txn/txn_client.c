@@ -6,7 +6,8 @@
  * database's background work and the storage daemons. A connection that
  * burned the client's CPU itself (one thread) never waited there: at 16
  * connections on 2 cores it ran ahead of the real database. Here the
- * connection's thread hands the statement over (an eventfd), the client
+ * connection's thread hands the statement over (an eventfd, or with
+ * client_tcp=1 a loopback TCP connection as the real client's), the client
  * thread burns its CPU and hands it back; the connection then burns the
  * server's. Between the two it may burn the part of the server's CPU that
  * comes after its reply (cpu_after_reply): on two cores the client's and
@@ -14,6 +15,8 @@
  * client's work on the reply do. No fio headers.
  */
 #include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -25,41 +28,106 @@
 
 #include "txn.h"
 
-/* Block until the other side hands the statement over. 0: stop. */
+/*
+ * Block until the other side hands the statement over. 0: stop (or the
+ * other end of a TCP connection closed). A stream may split the 8 bytes.
+ */
 static int take(int fd)
 {
 	uint64_t v;
+	size_t got = 0;
 
-	for (;;) {
-		ssize_t n = read(fd, &v, sizeof(v));
+	while (got < sizeof(v)) {
+		ssize_t n = read(fd, (char *)&v + got, sizeof(v) - got);
 
-		if (n == sizeof(v))
-			return (int)(v & 1);
-		if (n < 0 && errno != EINTR)
+		if (n > 0)
+			got += n;
+		else if (!n)
+			return 0;
+		else if (errno != EINTR)
 			return -errno;
 	}
+	return (int)(v & 1);
 }
 
-static int give(int fd, uint64_t v)
+/* tcp: a socket (send: no SIGPIPE when the other end is gone), else an eventfd */
+static int give(int fd, uint64_t v, int tcp)
 {
-	while (write(fd, &v, sizeof(v)) != sizeof(v))
-		if (errno != EINTR)
+	size_t put = 0;
+
+	while (put < sizeof(v)) {
+		ssize_t n = tcp ? send(fd, (char *)&v + put, sizeof(v) - put, MSG_NOSIGNAL) :
+				  write(fd, (char *)&v + put, sizeof(v) - put);
+
+		if (n > 0)
+			put += n;
+		else if (n < 0 && errno != EINTR)
 			return -errno;
+	}
 	return 0;
+}
+
+/*
+ * client_tcp=1: a TCP connection over 127.0.0.1, as sysbench's and pgbench's
+ * to their servers here, with TCP_NODELAY as both servers and clients set:
+ * *srv the connection's end (accepted), *cli the client's (connected).
+ */
+static int tcp_pair(int *srv, int *cli)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t alen = sizeof(a);
+	int one = 1, l, ret = 0;
+
+	*srv = *cli = -1;
+	l = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (l < 0)
+		return -errno;
+	if (bind(l, (struct sockaddr *)&a, sizeof(a)) || listen(l, 1) ||
+	    getsockname(l, (struct sockaddr *)&a, &alen) ||
+	    (*cli = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) < 0 ||
+	    connect(*cli, (struct sockaddr *)&a, sizeof(a)) ||
+	    (*srv = accept4(l, NULL, NULL, SOCK_CLOEXEC)) < 0 ||
+	    setsockopt(*srv, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) ||
+	    setsockopt(*cli, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)))
+		ret = -errno;
+	close(l);
+	if (ret) {
+		if (*srv >= 0)
+			close(*srv);
+		if (*cli >= 0)
+			close(*cli);
+		*srv = *cli = -1;
+	}
+	return ret;
+}
+
+/* Close each of C's descriptors once (with TCP the two ends of a side are one socket). */
+static void close_fds(struct txn_client *c)
+{
+	int fds[4] = { c->to_client, c->to_server, c->cl_in, c->cl_out };
+	unsigned int i, j;
+
+	for (i = 0; i < 4; i++) {
+		for (j = 0; j < i && fds[j] != fds[i]; j++)
+			;
+		if (fds[i] >= 0 && j == i)
+			close(fds[i]);
+	}
+	c->to_client = c->to_server = c->cl_in = c->cl_out = -1;
 }
 
 static void *client_main(void *arg)
 {
 	struct txn_client *c = arg;
 
-	while (take(c->to_client) == 1) {
+	while (take(c->cl_in) == 1) {
 		if (c->ns)
 			dbtime_burn(&c->dt, c->ns);
-		if (give(c->to_server, 1))
+		if (give(c->cl_out, 1, c->tcp))
 			break;
 	}
 	if (c->hosted)	/* in the host: its CPU back to the connection, + 1 (never 0) */
-		give(c->to_server, c->dt.cpu_ns + 1);
+		give(c->cl_out, c->dt.cpu_ns + 1, c->tcp);
 	else
 		dbtime_exit(&c->dt);
 	return NULL;
@@ -79,13 +147,14 @@ static void *client_main(void *arg)
  *
  * The host is forked by the first connection to start a client and ends when
  * the last one stops (fio reaps it, so the clients' CPU is in fio's rusage).
- * Each connection sends it its two eventfds (SCM_RIGHTS) and the client's CPU;
+ * Each connection sends it the client's two ends (SCM_RIGHTS: the eventfds,
+ * or the TCP socket twice) and the client's CPU;
  * a client thread there gives its CPU total back when stopped. The host makes
  * no call that may take a lock another thread of fio held at fork() but
  * malloc, which glibc's fork() leaves usable.
  */
 struct host_msg {
-	uint64_t ns, ws;
+	uint64_t ns, ws, tcp;
 };
 
 static pthread_mutex_t host_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -99,8 +168,8 @@ static void *host_client(void *arg)
 
 	client_main(c);
 	dbtime_exit(&c->dt);
-	close(c->to_client);
-	close(c->to_server);
+	close(c->cl_in);
+	close(c->cl_out);
 	free(c);
 	return NULL;
 }
@@ -128,9 +197,10 @@ static void host_main(int fd)
 		c = calloc(1, sizeof(*c));
 		if (!c)
 			break;
-		memcpy(&c->to_client, CMSG_DATA(cm), sizeof(int));
-		memcpy(&c->to_server, CMSG_DATA(cm) + sizeof(int), sizeof(int));
+		memcpy(&c->cl_in, CMSG_DATA(cm), sizeof(int));
+		memcpy(&c->cl_out, CMSG_DATA(cm) + sizeof(int), sizeof(int));
 		c->ns = m.ns;
+		c->tcp = (int)m.tcp;
 		c->hosted = 1;	/* gives its CPU back when stopped */
 		if (dbtime_ws_init(&c->dt, m.ws) || pthread_create(&c->th, NULL, host_client, c))
 			break;	/* the connection's wait fails: -EPIPE */
@@ -176,10 +246,10 @@ static void host_stop(void)
 	host_pid = 0;
 }
 
-/* A client thread in the host for C's eventfds. */
+/* A client thread in the host for C's ends. */
 static int host_client_start(struct txn_client *c)
 {
-	struct host_msg m = { .ns = c->ns, .ws = c->ws };
+	struct host_msg m = { .ns = c->ns, .ws = c->ws, .tcp = (uint64_t)c->tcp };
 	char cbuf[CMSG_SPACE(2 * sizeof(int))] = { 0 };
 	struct iovec iov = { .iov_base = &m, .iov_len = sizeof(m) };
 	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf,
@@ -190,8 +260,8 @@ static int host_client_start(struct txn_client *c)
 	cm->cmsg_level = SOL_SOCKET;
 	cm->cmsg_type = SCM_RIGHTS;
 	cm->cmsg_len = CMSG_LEN(2 * sizeof(int));
-	memcpy(CMSG_DATA(cm), &c->to_client, sizeof(int));
-	memcpy(CMSG_DATA(cm) + sizeof(int), &c->to_server, sizeof(int));
+	memcpy(CMSG_DATA(cm), &c->cl_in, sizeof(int));
+	memcpy(CMSG_DATA(cm) + sizeof(int), &c->cl_out, sizeof(int));
 	pthread_mutex_lock(&host_lock);
 	if (host_fd < 0)
 		ret = host_start();
@@ -230,18 +300,30 @@ static void host_client_stop(struct txn_client *c)
 	c->hosted = 0;
 }
 
-int txn_client_start(struct txn_client *c, uint64_t ns, uint64_t ws, int proc)
+int txn_client_start(struct txn_client *c, uint64_t ns, uint64_t ws, int proc, int tcp)
 {
 	int ret;
 
 	c->ns = ns;
 	c->ws = ws;
+	c->tcp = tcp;
 	c->hosted = 0;
-	c->to_client = eventfd(0, EFD_CLOEXEC);
-	c->to_server = eventfd(0, EFD_CLOEXEC);
-	if (c->to_client < 0 || c->to_server < 0) {
-		ret = -errno;
-		goto fail;
+	c->to_client = c->to_server = c->cl_in = c->cl_out = -1;
+	if (tcp) {
+		ret = tcp_pair(&c->to_client, &c->cl_in);
+		if (ret)
+			goto fail;
+		c->to_server = c->to_client;
+		c->cl_out = c->cl_in;
+	} else {
+		c->to_client = eventfd(0, EFD_CLOEXEC);
+		c->to_server = eventfd(0, EFD_CLOEXEC);
+		if (c->to_client < 0 || c->to_server < 0) {
+			ret = -errno;
+			goto fail;
+		}
+		c->cl_in = c->to_client;
+		c->cl_out = c->to_server;
 	}
 	if (proc) {
 		ret = host_client_start(c);	/* its working set is the host's */
@@ -258,17 +340,13 @@ int txn_client_start(struct txn_client *c, uint64_t ns, uint64_t ws, int proc)
 	c->started = 1;
 	return 0;
 fail:
-	if (c->to_client >= 0)
-		close(c->to_client);
-	if (c->to_server >= 0)
-		close(c->to_server);
-	c->to_client = c->to_server = -1;
+	close_fds(c);
 	return ret;
 }
 
 int txn_client_send(struct txn_client *c)
 {
-	return give(c->to_client, 1);
+	return give(c->to_client, 1, c->tcp);
 }
 
 int txn_client_wait(struct txn_client *c)
@@ -284,12 +362,11 @@ void txn_client_stop(struct txn_client *c)
 {
 	if (!c->started)
 		return;
-	give(c->to_client, 2);	/* even: stop */
+	give(c->to_client, 2, c->tcp);	/* even: stop */
 	if (c->hosted)
 		host_client_stop(c);
 	else
 		pthread_join(c->th, NULL);
-	close(c->to_client);
-	close(c->to_server);
+	close_fds(c);
 	c->started = 0;
 }
