@@ -39,11 +39,11 @@ class Traced(servers.Postgres):
                 "trace=select,pselect6,fdatasync"] + super().start_command()
 
 
-def pgbench(srv, clients, delay):
+def pgbench(srv, clients, delay, secs=4):
     env = srv.env()
     env["PGOPTIONS"] = "-c commit_delay=%d -c commit_siblings=5" % delay
     off = os.path.getsize(trace)
-    out = subprocess.run(["/usr/bin/pgbench", "-n", "-c", str(clients), "-j", "2", "-T", "6"], env=env,
+    out = subprocess.run(["/usr/bin/pgbench", "-n", "-c", str(clients), "-j", "2", "-T", str(secs)], env=env,
                          capture_output=True, text=True, timeout=200).stdout
     time.sleep(0.5)     # strace has written the last calls
     with open(trace, errors="replace") as f:
@@ -71,7 +71,7 @@ try:
         servers.run(["/usr/bin/pgbench", "-i", "-q", "-s", str(scale)], "pgbench -i", 300, log=srv.log,
                     env=srv.env())
         srv.settle()
-        pgbench(srv, clients, 0)        # warm
+        pgbench(srv, clients, 0, 2)     # warm
         t0, _, _ = pgbench(srv, clients, 0)
         t1, delays, flushes = pgbench(srv, clients, 2000)
         print(scale, clients, t0, t1, delays, flushes)
@@ -85,13 +85,13 @@ case $real in
 "" | FAIL*) fail "the real PostgreSQL run failed: ${real#FAIL }" ;;
 esac
 
-model() {	# model NAME SCALE CLIENTS DELAY: the txn engine 6 s under strace; sets tps, delays, flushes
+model() {	# model NAME SCALE CLIENTS DELAY: the txn engine 4 s under strace; sets tps, delays, flushes
 	local n=$1
 	mkdir -p "$TMP/$n"
 	strace -f -qq -y --seccomp-bpf -o "$TMP/$n.strace" -e trace=clock_nanosleep,nanosleep,fdatasync \
 		"$FIO" --output-format=json --output="$TMP/$n.json" --name="$n" --ioengine="external:$B/txn.so" \
 		--calibration=postgres15 --directory="$TMP/$n" --rw=write --numjobs="$3" --group_reporting \
-		--scale="$2" --time_based --runtime=6 --commit_delay="$4" --commit_siblings=5 \
+		--scale="$2" --time_based --runtime=4 --commit_delay="$4" --commit_siblings=5 \
 		--summary_json="$TMP/$n.sum" </dev/null 2>"$TMP/$n.err" || { cat "$TMP/$n.err"; fail "$n: fio failed"; }
 	tps=$(json "$TMP/$n.sum" 'd["tps"]')
 	# the calls, each once: an interrupted one's first line names its arguments
