@@ -43,16 +43,17 @@ job() {	# NAME WAIT
 # osd_snap_trim_sleep_hdd (5 s) a step. Trim them at full speed first (a nonzero
 # osd_snap_trim_sleep overrides the per-device value), so this test's count is its own.
 drain() {
+	local i=0 q first=
 	sleep_trim 0.001
-	local i=0 q
 	while q=$(queued) && [ "$q" != 0 ]; do
+		first=${first:-$q}
 		[ $i -lt 180 ] || fail "the pool's removed snapshots did not trim within 90 s: $q still queued"
 		i=$((i + 1)); sleep 0.5
 	done
 	[ -n "$q" ] || fail "ceph osd dump failed"
-	[ $i = 0 ] || echo "waited $((i / 2)) s for $1 earlier snapshot(s) to trim"
+	[ -z "$first" ] || echo "waited $((i / 2)) s for $first earlier snapshot(s) to trim"
 }
-drain "$(queued)"
+drain
 fill
 
 sleep_trim 30
