@@ -443,14 +443,15 @@ uint64_t txn_db_gpage(const struct txn_db *db, unsigned int table, uint64_t page
  */
 struct txn_client {
 	pthread_t th;
-	int to_client, to_server;	/* the connection's ends: a statement handed over, handed back */
-	int cl_in, cl_out;		/* the client's ends (eventfds: the same two; TCP: one socket each side) */
+	int fd[2];			/* [0] the connection's end, [1] the client's (txn_client.c) */
 	uint64_t ns;			/* CPU a statement, burned by the client */
 	struct dbtime dt;		/* the client thread's own account and working set */
 	int started;
 	uint64_t ws;			/* bytes, the client's working set */
 	int hosted;			/* client_process=1: a thread of the clients' process */
 	int tcp;			/* client_tcp=1: the ends are TCP sockets */
+	int dead;			/* hosted: the clients' process died (atomic) */
+	struct txn_client *next;	/* hosted: the list a dead host's connections are woken from */
 };
 /*
  * Start the client (burns ns a statement over ws bytes): a thread of fio's,
