@@ -18,7 +18,7 @@ LOCAL=$TMP/local
 mkdir -p "$LOCAL" && chmod 755 "$TMP" "$LOCAL"
 
 # arg PID NAME: the value of --NAME=V (mariadbd) or of the argument after -NAME (postgres -D)
-arg() { tr '\0' '\n' <"/proc/$1/cmdline" | awk -v n="$2" 'f { print; exit } $0 ~ "^--" n "=" { sub("^--" n "=", ""); print; exit } $0 == "-" n { f = 1 }'; }
+arg() { tr '\0' '\n' 2>/dev/null <"/proc/$1/cmdline" | awk -v n="$2" 'f { print; exit } $0 ~ "^--" n "=" { sub("^--" n "=", ""); print; exit } $0 == "-" n { f = 1 }'; }
 
 PYTHONPATH=$REPO/lab/experiment.d:$REPO/python /usr/bin/python3 - "$TMP" "$CEPHFS_MNT" "$LOCAL" "$EXT4RBD_MNT" \
 	>"$TMP/py.out" 2>"$TMP/py.err" <<'EOF' &
@@ -38,7 +38,9 @@ while kill -0 "$PYPID" 2>/dev/null; do
 	for p in $(pgrep -x mariadbd); do
 		dd=$(arg "$p" datadir)
 		case "$dd" in "$CEPHFS_MNT"/realdb-mariadb-*) ;; *) continue ;; esac
-		SEEN[mariadb]="$dd $(fstype "$p" "$dd")"
+		fs=$(fstype "$p" "$dd" 2>/dev/null)
+		# a server that ended while it was read leaves nothing to trust: the next one's read is
+		[ -n "$fs" ] && kill -0 "$p" 2>/dev/null && SEEN[mariadb]="$dd $fs"
 		for t in 1k 10k 100k; do
 			n=$(mariadb --no-defaults -h 127.0.0.1 -P "$(arg "$p" port)" -u root -N -B \
 				-e "SELECT COUNT(*) FROM dbtrace.realdb_rec$t" 2>/dev/null) || continue
@@ -49,7 +51,8 @@ while kill -0 "$PYPID" 2>/dev/null; do
 		dd=$(arg "$p" D)
 		case "$dd" in "$LOCAL"/realdb-pg-*) ;; *) continue ;; esac
 		wal=$(readlink "$dd/pg_wal")
-		SEEN[postgres]="$dd $(fstype "$p" "$dd") $wal $(fstype "$p" "$wal")"
+		fs=$(fstype "$p" "$dd" 2>/dev/null) wfs=$(fstype "$p" "$wal" 2>/dev/null)
+		[ -n "$fs" ] && [ -n "$wfs" ] && kill -0 "$p" 2>/dev/null && SEEN[postgres]="$dd $fs $wal $wfs"
 		n=$(/usr/lib/postgresql/15/bin/psql -X -A -t -h 127.0.0.1 \
 			-p "$(tr '\0' '\n' <"/proc/$p/cmdline" | sed -n 's/^port=//p')" -U postgres \
 			-c "SELECT count(*) FROM pgbench_accounts" 2>/dev/null)
