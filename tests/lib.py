@@ -1960,13 +1960,14 @@ def pg_wal_creations(d, zero):
 def _flush_pattern(trace, data_re, dw_name, dw_lo, dw_hi):
     """How an InnoDB (real or modelled) writes its pages, from strace -f -y: page writes (16 kB
     pwrite64 to files matching DATA_RE, or to DW_NAME outside its doublewrite area [DW_LO, DW_HI)),
-    doublewrite writes (DW_NAME inside it), syncs of those files; the share of page writes made
+    doublewrite writes (DW_NAME inside it), syncs of those files (table_syncs: of files other
+    than DW_NAME); the share of page writes made
     by threads that never wrote a doublewrite batch (>= 2 pages: a connection's own flush); page
     I/O through descriptors not opened O_DIRECT (where strace saw the open); the bytes written
     to ib_logfile0 (redo)."""
     import re
     dre = re.compile(data_re)
-    st = dict(pages=0, dw_writes=0, dw_pages=0, syncs=0, buffered_io=0, direct_io=0, redo=0)
+    st = dict(pages=0, dw_writes=0, dw_pages=0, syncs=0, table_syncs=0, buffered_io=0, direct_io=0, redo=0)
     per_tid, batchers, fdflags = {}, set(), {}
     for c in dbstrace.calls(trace):
         if c.pid is None or c.failed:
@@ -1992,6 +1993,7 @@ def _flush_pattern(trace, data_re, dw_name, dw_lo, dw_hi):
             continue
         if c.call in ("fsync", "fdatasync"):
             st["syncs"] += 1
+            st["table_syncs"] += not is_dw
         elif c.call in ("pwrite64", "pread64"):
             n, off = c.ints(2, 3)
             fd = c.fd(0)[0]
