@@ -4,7 +4,8 @@
 # In full: lab/bench starts the local cluster when none is up and stops it at its end. Killed with
 # SIGTERM while `tools/cluster up` runs, and again while a pair runs, it must leave no process naming
 # that cluster's directory (/proc), no mount under it (/proc/mounts) and no loop device on its files
-# (losetup -a), nor its working directory, and write no page. Python's default SIGTERM ends a process without its `finally`;
+# (losetup -a), nor its working directory or a process of the command it ran (fio's job
+# processes included), and write no page. Python's default SIGTERM ends a process without its `finally`;
 # a flag set only once the start returned would not cover a signal during the start.
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || skip "the cluster's mounts need root"
@@ -41,6 +42,14 @@ bench() {
 	kill -0 $pid 2>/dev/null && { kill -9 $pid; fail "$c: lab/bench still runs 180 s after SIGTERM"; }
 	wait $pid
 	echo "$c: lab/bench ended with status $? after SIGTERM"
+	# the command it ran (fio and the job processes fio forked) ended with it, not
+	# after: one that outlived it writes on into the directory its clean-up removed
+	local p cl orphans=
+	for p in /proc/[0-9]*; do
+		cl=$(tr '\0' ' ' 2>/dev/null <"$p/cmdline") || continue
+		case $cl in *"$DBFIO_BENCH_DIR/"*) orphans="$orphans ${p#/proc/}: ${cl:0:100};" ;; esac
+	done
+	[ -z "$orphans" ] || fail "$c: processes of lab/bench's command outlived it:$orphans"
 	[ ! -e "$TMP/$c.md" ] || fail "$c: a page was written after SIGTERM"
 	for i in $(seq 50); do [ -z "$(left)" ] && break; sleep 0.2; done	# SIGKILLed threads linger
 	[ -z "$(left)" ] || { left; tail -5 "$TMP/$c.log"; fail "$c: the cluster lab/bench started is not gone"; }

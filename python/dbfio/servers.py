@@ -11,6 +11,8 @@ import statistics
 import subprocess
 import time
 
+from dbfio.termination import run_child
+
 PG_BIN = "/usr/lib/postgresql/15/bin"
 
 
@@ -27,20 +29,19 @@ class Fail(Exception):
 
 def run(cmd, what, timeout, log=None, **kw):
     """Run a command to completion; Fail with its last output line."""
-    try:
-        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                           timeout=timeout, stdin=subprocess.DEVNULL, **kw)
+    try:   # its own session, stopped whole on a deadline or a signal (fio's job processes too)
+        rc, out, _ = run_child(cmd, timeout, stderr=subprocess.STDOUT, **kw)
     except subprocess.TimeoutExpired:
         raise Fail("%s timed out after %ds" % (what, timeout))
     except OSError as e:
         raise Fail("%s: cannot run %s: %s" % (what, cmd[0], e.strerror))
     if log:
         with open(log, "a") as f:
-            f.write("+ %s\n%s" % (" ".join(cmd), p.stdout))
-    if p.returncode != 0:
-        lines = [ln for ln in p.stdout.splitlines() if ln.strip()]
-        raise Fail("%s failed (exit %d): %s" % (what, p.returncode, lines[-1] if lines else "no output"))
-    return p.stdout
+            f.write("+ %s\n%s" % (" ".join(cmd), out))
+    if rc != 0:
+        lines = [ln for ln in out.splitlines() if ln.strip()]
+        raise Fail("%s failed (exit %d): %s" % (what, rc, lines[-1] if lines else "no output"))
+    return out
 
 
 class PortTaken(Exception):

@@ -11,7 +11,9 @@ handler, not SIG_IGN, which every program the clean-up starts (tools/cluster
 down, its `timeout`s) would inherit across exec and so ignore the SIGTERM
 that bounds it.
 """
+import os
 import signal
+import subprocess
 import sys
 
 SIGNALS = (signal.SIGTERM, signal.SIGHUP)
@@ -30,3 +32,38 @@ def _exit(signum, _frame):
 def exit_on_signals():
     for s in SIGNALS:
         signal.signal(s, _exit)
+
+
+def run_child(cmd, timeout=None, grace=30, **kw):
+    """Run cmd in a session of its own and wait: -> (returncode, stdout,
+    stderr), text. Its own session, so a terminal's signals do not reach it
+    past the tool; in exchange the tool must stop it: on any exception while
+    waiting (a signal turned SystemExit above, ^C, the deadline: then
+    subprocess.TimeoutExpired) stop_child() ends the whole session first, so
+    nothing it started (fio's job processes, a shell's children) outlives the
+    tool or writes into what the tool's clean-up removes."""
+    opts = dict(stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
+    opts.update(kw)     # e.g. stderr=subprocess.STDOUT: then stderr comes back None
+    p = subprocess.Popen(cmd, start_new_session=True, **opts)
+    try:
+        out, err = p.communicate(timeout=timeout)
+        return p.returncode, out, err
+    except BaseException:
+        stop_child(p, grace)
+        raise
+
+
+def stop_child(p, grace=30):
+    """SIGTERM to P's session (fio and dbtrace clean up on it), SIGKILL to it
+    GRACE s later; waits at most GRACE + 5 s (a process stuck in the kernel
+    is left)."""
+    for sig, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, 5)):
+        try:
+            os.killpg(p.pid, sig)
+        except ProcessLookupError:
+            pass
+        try:
+            p.communicate(timeout=wait)
+            return
+        except subprocess.TimeoutExpired:
+            pass

@@ -50,3 +50,48 @@ def test_default_skips_finally(tmp_path):
     """The oracle's own check: without it, Python's default ends the process at once."""
     rc, undone = killed(tmp_path, signal.SIGTERM, "off")
     assert not undone and rc == -signal.SIGTERM
+
+
+def alive(pid):
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().split(") ", 1)[1][0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize("how", ["deadline", "signal"])
+def test_run_child_stops_the_whole_session(tmp_path, how):
+    """A child that forked (a shell's background job, fio's job processes) is
+    stopped with everything it forked, at the deadline and when the tool itself
+    is stopped; the oracle is /proc, by the pids the children wrote."""
+    sys.path.insert(0, PYTHON)
+    from dbfio.termination import run_child
+    pids = tmp_path / "pids"
+    # the grandchild ignores SIGTERM: only the SIGKILL to the session ends it
+    cmd = "(trap '' TERM; sleep 100) & echo $! > %s; echo $$ >> %s; wait" % (pids, pids)
+    if how == "deadline":
+        t = time.monotonic()
+        with pytest.raises(subprocess.TimeoutExpired):
+            run_child(cmd, timeout=1, grace=1, shell=True)
+    else:
+        def interrupt(_signum, _frame):
+            raise SystemExit(143)
+        old = signal.signal(signal.SIGALRM, interrupt)
+        signal.alarm(1)
+        t = time.monotonic()
+        try:
+            with pytest.raises(SystemExit):
+                run_child(cmd, grace=1, shell=True)
+        finally:
+            signal.alarm(0)
+            signal.signal(signal.SIGALRM, old)
+    assert time.monotonic() - t < 15
+    got = [int(x) for x in pids.read_text().split()]
+    assert len(got) == 2, got
+    # killed ones close their pipes (communicate returns) a moment before they are gone
+    for _ in range(50):
+        if not any(alive(p) for p in got):
+            break
+        time.sleep(0.1)
+    assert not any(alive(p) for p in got), got
