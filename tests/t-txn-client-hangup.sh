@@ -8,7 +8,7 @@
 # the client's (client_tcp=1, the client a thread of fio's or of the clients' process), and SIGKILL
 # ends the clients' process mid-run (client_process=1, over eventfds and over TCP). The oracle:
 # fio ends within 30 s of a 30 s run, fails with a line "client thread: <the errno's text>", does not
-# crash, and no process of the run is left behind.
+# crash, and no process of the run is left behind. Sanitized, only the thread cases run (below).
 . "$(dirname "$0")/lib.sh"
 E=$B/txn.so
 cat >"$TMP/failsend.c" <<'C'
@@ -78,6 +78,15 @@ run conn-thread "${shim[@]}" FAILSEND_AT=5 FAILSEND_IN=fio -- --client_tcp=1
 ended conn-thread "Connection reset by peer"
 run client-thread "${shim[@]}" FAILSEND_AT=6 FAILSEND_IN=fio -- --client_tcp=1
 ended client-thread "Broken pipe"
+# client_process=1 forks the clients' process from fio's threads. glibc's fork() leaves malloc
+# usable in the child, GCC 12's libasan does not: its allocator's lock, held by another of fio's
+# threads at the fork, stays held in the child, whose first client thread then waits on it for ever
+# (gdb: SizeClassAllocator64::GetFromAllocator under pthread_getattr_np). Sanitized (make check
+# SANITIZE=1), only the thread cases run; the plain build runs them all.
+if [ "${SANITIZE:-0}" = 1 ]; then
+	echo "skip: client_process=1 cases: GCC 12's libasan allocator is not fork-safe (the plain build runs them)"
+	exit 0
+fi
 run conn-process "${shim[@]}" FAILSEND_AT=3 FAILSEND_IN=fio -- --client_tcp=1 --client_process=1
 ended conn-process "Connection reset by peer"
 run client-process "${shim[@]}" FAILSEND_AT=3 FAILSEND_IN=host -- --client_tcp=1 --client_process=1

@@ -164,7 +164,8 @@ static void *client_main(void *arg)
  * the client's TCP socket) and the client's CPU; a client thread there gives
  * its CPU total back when stopped. The host makes no call that may take a
  * lock another thread of fio held at fork() but malloc, which glibc's fork()
- * leaves usable.
+ * leaves usable (GCC 12's AddressSanitizer allocator does not: sanitized, a
+ * host forked while another thread allocates can wait on that lock for ever).
  *
  * A host that dies (the OOM killer, a kill) closes its TCP sockets, so those
  * connections' waits end; an eventfd has no other end to close, so a thread
