@@ -135,6 +135,16 @@ rbd_image() {
 	rbd create -p rbd --size "$2" "${@:3}" "$1" || fail "rbd create $1"
 	rbd_cleanup "$1"
 }
+# rbd_drop_watchers NAME: after a SIGKILL, blocklist the watchers left on
+# rbd/NAME (60 s), as rbd rm does: the OSD keeps a dead client's watch for
+# ~30 s, and every later snapshot call's or lock request's notification waits
+# for it
+rbd_drop_watchers() {
+	local w
+	for w in $(rbd status -p rbd "$1" --format json | py json - "' '.join(w['address'] for w in d.get('watchers', []))"); do
+		timeout 30 ceph osd blocklist add "$w" 60 >/dev/null 2>&1
+	done
+}
 # rbd_nocache_conf: $TMP/ceph.conf = $CEPH_CONF with librbd's cache off
 rbd_nocache_conf() { printf '%s\n[client]\nrbd_cache = false\n' "$(cat "$CEPH_CONF")" >"$TMP/ceph.conf"; }
 # port_pair_free P: no socket holds port P or P+1, in any state (TIME_WAIT too)

@@ -38,11 +38,7 @@ for _ in $(seq 20); do D=$(runid dead); [ -n "$D" ] && break; sleep 0.5; done
 wait_snaps "$D" 2 || { kill -KILL $dpid; cat "$TMP/dead.err"; fail "the dead run made no snapshots"; }
 kill -KILL $dpid
 fio_wait $dpid dead KILL "$TMP/dead.err"
-# its watch on the image would hold every later snapshot call's notification
-# for ~30 s (the OSD cannot know it is dead): blocklisted, as rbd_rm does
-for w in $(rbd status -p rbd "$IMG" --format json | py json - "' '.join(w['address'] for w in d.get('watchers', []))"); do
-	timeout 30 ceph osd blocklist add "$w" 60 >/dev/null 2>&1
-done
+rbd_drop_watchers "$IMG"
 # a live run: two snapshots, held until it ends
 run live --runtime=180 --snap_interval=1 --snap_count=2
 lpid=$pid

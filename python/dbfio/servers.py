@@ -9,6 +9,7 @@ import signal
 import socket
 import statistics
 import subprocess
+import sys
 import time
 
 from dbfio.termination import run_child
@@ -302,6 +303,9 @@ class Server:
                 try:
                     self.proc.wait(timeout)
                 except subprocess.TimeoutExpired:
+                    # said, not silent: a stop that waits out its timeout costs every run that much
+                    sys.stderr.write("servers: %s (pid %d) did not end within %d s of signal %d: killed\n"
+                                     % (self.name, self.proc.pid, timeout, sig))
                     self.proc.kill()
                     self.proc.wait()
             self.proc = None
