@@ -2,7 +2,8 @@
 # Description: tools/cluster: up is idempotent, mounts work, down leaves no process, mount or loop device
 # Timeout: 300
 # In full: tools/cluster: up is idempotent, mounts work, down leaves no process, mount or loop device;
-# a mon port held by a client connection (not a listener) is refused at once, naming it
+# a mon port held by a client connection (not a listener) is refused at once, naming it; once up,
+# the mon runs Ceph's paxos_propose_interval (ceph tell), not bootstrap's quicker one
 . "$(dirname "$0")/lib.sh"
 [ -n "${DBFIO_TEST_CEPH_CONF:-}" ] && skip "tests target an existing cluster (DBFIO_TEST_CEPH_CONF)"
 C=$REPO/tools/cluster
@@ -29,6 +30,10 @@ eval "$($C env)"
 dir=$(dirname "$CEPH_CONF")
 ceph -s >"$TMP/s" 2>&1 || fail "ceph -s failed"
 grep -q HEALTH_OK "$TMP/s" || { cat "$TMP/s"; fail "cluster not HEALTH_OK"; }
+# bootstrap's quick paxos (0.1 s) is gone once up: the mon itself runs Ceph's 1 s
+pi=$(ceph tell mon.a config get paxos_propose_interval -f json | py json - 'd["paxos_propose_interval"]')
+py check "$pi == 1" || fail "after up, mon.a's paxos_propose_interval is '$pi', not Ceph's default 1"
+ok "after up, mon.a's paxos_propose_interval is Ceph's default ($pi)"
 $C mount --wal >"$TMP/m" 2>&1 || { cat "$TMP/m"; fail "mount --wal failed"; }
 for m in cephfs ext4rbd ext4rbd-wal; do
 	mountpoint -q "$dir/mnt/$m" || fail "no mount at $dir/mnt/$m"
