@@ -39,6 +39,11 @@ wait_snaps "$D" 2 || { kill -KILL $dpid; cat "$TMP/dead.err"; fail "the dead run
 kill -KILL $dpid
 fio_wait $dpid dead KILL "$TMP/dead.err"
 rbd_drop_watchers "$IMG"
+# look-alikes: not the run-id format, or another prefix (made before the live run: with no
+# holder of the image's lock none waits on a request through the holder: 3 s each in CI)
+for s in dbfio-zzzzzzzz-1 dbfio-0123456-1 "dbfio-$D-01" "other-$D-1" "dbfio-$D-1x"; do
+	rbd snap create "rbd/$IMG@$s" >/dev/null 2>&1 || fail "rbd snap create $s"
+done
 # a live run: two snapshots, held until it ends
 run live --runtime=180 --snap_interval=1 --snap_count=2
 lpid=$pid
@@ -46,10 +51,6 @@ at_exit "kill -KILL $lpid"
 for _ in $(seq 20); do L=$(runid live); [ -n "$L" ] && break; sleep 0.5; done
 [ -n "$L" ] || { cat "$TMP/live.err"; fail "the live run printed no run id"; }
 wait_snaps "$L" 2 || { cat "$TMP/live.err"; fail "the live run made no snapshots"; }
-# look-alikes: not the run-id format, or another prefix
-for s in dbfio-zzzzzzzz-1 dbfio-0123456-1 "dbfio-$D-01" "other-$D-1" "dbfio-$D-1x"; do
-	rbd snap create "rbd/$IMG@$s" >/dev/null 2>&1 || fail "rbd snap create $s"
-done
 before=$(snaps)
 dead_snaps=$(rbd snap ls "rbd/$IMG" | awk -v d="dbfio-$D-" 'NR>1 && index($2, d) == 1 && $2 ~ /-[1-9][0-9]*$/ {print $2}')
 live_snaps=$(rbd snap ls "rbd/$IMG" | awk -v l="dbfio-$L-" 'NR>1 && index($2, l) == 1 {print $2}')
