@@ -293,13 +293,22 @@ class Server:
         self._remember(pids)
         return pids
 
+    def stop_pid(self):
+        """The pid the stop signal goes to: the spawned process, unless a
+        wrapper (strace) runs the server as its child and would only pass
+        the signal on by ending itself."""
+        return self.proc.pid
+
     def stop(self, sig, timeout):
         """Stop the server and anything it forked; idempotent. Returns the
         pids still alive afterwards (none, unless even SIGKILL failed)."""
         if self.proc is not None:
             self._remember(descendants(self.proc.pid))
             if self.proc.poll() is None:
-                self.proc.send_signal(sig)
+                try:
+                    os.kill(self.stop_pid(), sig)
+                except ProcessLookupError:
+                    pass
                 try:
                     self.proc.wait(timeout)
                 except subprocess.TimeoutExpired:
