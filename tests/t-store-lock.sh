@@ -23,6 +23,8 @@ second() {
 
 # wait_for COND...: until the first run holds the store (10 s at most)
 wait_for() { for _ in $(seq 100); do "$@" && return 0; sleep 0.1; done; fail "the first run never took the store"; }
+# acked LSN_FILE: the run has acknowledged commits (its sidecar exists from set-up on)
+acked() { [ "$(lsn_acked "$1")" -gt 0 ]; }
 
 # ---- posix: two redolog runs in one directory (both ended rc 0 with LOSS before) ----
 mkdir -p "$TMP/d"
@@ -30,7 +32,7 @@ R=(--ioengine="external:$B/redolog.so" --store=posix --directory="$TMP/d" --flav
 	--innodb_log_file_size=2m --bs=4k --iodepth=4 --rw=write --size=1g --time_based)
 "$FIO" --name=p1 "${R[@]}" --runtime=4 --lsn_file="$TMP/p1.lsn" >"$TMP/p1.out" 2>&1 &
 p1=$!
-wait_for test -s "$TMP/p1.lsn"	# commits acknowledged: the run is under way
+wait_for acked "$TMP/p1.lsn"	# commits acknowledged: the run is under way
 second p2 $p1 "$TMP/d" "${R[@]}" --runtime=2 --lsn_file="$TMP/p2.lsn"
 wait $p1 || { cat "$TMP/p1.out"; fail "the first posix run failed"; }
 "$B/logverify" --store=posix --dir="$TMP/d" "$TMP/p1.lsn" >"$TMP/p1.lv" 2>&1 || { cat "$TMP/p1.lv"; fail "the first run's log does not verify"; }
@@ -45,7 +47,7 @@ ok "posix: numjobs=2 in one process share the lock"
 # SIGKILL: the kernel drops the lock with the process; the next run starts at once
 "$FIO" --name=k "${R[@]}" --runtime=30 --lsn_file="$TMP/k.lsn" >"$TMP/k.out" 2>&1 &
 k=$!
-wait_for test -s "$TMP/k.lsn"
+wait_for acked "$TMP/k.lsn"
 kill -KILL $k; wait $k 2>/dev/null
 grep -q "pid=$k," "$TMP/d/.dbfio-lock" || fail "posix: the killed run's lock file does not name it"
 "$B/logverify" --store=posix --dir="$TMP/d" "$TMP/k.lsn" >"$TMP/k.lv" 2>&1 || { cat "$TMP/k.lv"; fail "logverify after SIGKILL"; }

@@ -161,11 +161,21 @@ static int rl_write_meta(struct rl_log *l)
 	if (l->c.g.redo8030)
 		n += snprintf(text + n, sizeof(text) - n, "last_file=%llu\n",
 			      (unsigned long long)l->seg_hi);
-	/* a few hundred bytes of text: buffered also under direct=1 (O_DIRECT needs aligned I/O) */
-	ret = store_open(l->s, name, O_RDWR | O_CREAT | O_TRUNC | STORE_O_BUFFERED, 0644, 4096, &f);
+	/*
+	 * Rewritten in place by one write of the whole buffer, the text padded
+	 * by a last line of blanks (readers skip it): a run killed at any moment
+	 * leaves the old text or the new, never an emptied file, as O_TRUNC
+	 * and a second write would (logverify could not read the log then).
+	 * A few hundred bytes: buffered also under direct=1.
+	 */
+	if (n >= (int)sizeof(text) - 1)
+		return rl_fail(l, -ENAMETOOLONG, "format", name);
+	memset(text + n, ' ', sizeof(text) - n - 1);
+	text[sizeof(text) - 1] = '\n';
+	ret = store_open(l->s, name, O_RDWR | O_CREAT | STORE_O_BUFFERED, 0644, 4096, &f);
 	if (ret)
 		return rl_fail(l, ret, "open", name);
-	ret = store_pwrite(l->s, f, text, n, 0);
+	ret = store_pwrite(l->s, f, text, sizeof(text), 0);
 	if (ret >= 0)
 		ret = store_fsync(l->s, f);
 	store_close(l->s, f);
