@@ -2177,13 +2177,15 @@ def txn_cleaner_wal(trace):
 
 
 @command
-def mariadb_page_flushing(d, secs="15", pool="8M", log=""):
-    """mariadb-page-flushing DIR [SECS [POOL [LOG]]]: start a real MariaDB 10.11 (dbfio.servers) in
-    DIR with a POOL buffer pool (8M), innodb_log_file_size=LOG (default: the server's) and simulated AIO (innodb_use_native_aio=0: page writes are pwrite64 calls
-    strace sees, not io_uring's), sysbench prepare of 100000 rows, then 4 threads of
+def mariadb_page_flushing(d, secs="15", pool="8M", log="", rows="100000"):
+    """mariadb-page-flushing DIR [SECS [POOL [LOG [ROWS]]]]: start a real MariaDB 10.11 (dbfio.servers) in
+    DIR with a POOL buffer pool (8M), innodb_log_file_size=LOG (default or "": the server's) and simulated AIO (innodb_use_native_aio=0: page writes are pwrite64 calls
+    strace sees, not io_uring's), sysbench prepare of ROWS rows (100000), then 4 threads of
     oltp_read_write for SECS s traced (strace -f -y); prints _flush_pattern (data files: *.ibd
     and ibdata1 outside its doublewrite area, pages 64..191) and direct=1 when the kernel's
-    fdinfo says sbtest1.ibd is open O_DIRECT."""
+    fdinfo says sbtest1.ibd is open O_DIRECT, and the server's own counts over the run a
+    transaction (SHOW GLOBAL STATUS deltas over Com_commit): reads_per_txn
+    (Innodb_buffer_pool_reads), flushed_per_txn (Innodb_buffer_pool_pages_flushed)."""
     import shutil
     import tempfile
     from dbfio import servers
@@ -2191,14 +2193,21 @@ def mariadb_page_flushing(d, secs="15", pool="8M", log=""):
     trace = os.path.join(ld, "mariadb.strace")
     opts = ["innodb_buffer_pool_size=" + pool, "innodb_use_native_aio=0"]
     s = servers.MariaDB(wd, ld, opts + (["innodb_log_file_size=" + log] if log else []))
-    st, direct = None, None
+    st, direct, counts = None, None, ""
     try:
         s.setup()
         s.start()
-        sb = s.oltp_read_write(100000)
+        sb = s.oltp_read_write(int(rows))
         servers.run(sb + ["prepare"], "sysbench prepare", 900)
+        names = ["Com_commit", "Innodb_buffer_pool_reads", "Innodb_buffer_pool_pages_flushed"]
+        before = s.statuses(names)
         st = servers.strace_attach(s.proc.pid, trace, "openat,pwrite64,pread64,fsync,fdatasync")
         servers.run(sb + ["--threads=4", "--time=%s" % secs, "run"], "sysbench run", int(secs) + 300)
+        after = s.statuses(names)
+        d = {k: after[k] - before[k] for k in names}
+        counts = "txns=%d reads_per_txn=%.2f flushed_per_txn=%.2f" % (
+            d["Com_commit"], d["Innodb_buffer_pool_reads"] / max(d["Com_commit"], 1),
+            d["Innodb_buffer_pool_pages_flushed"] / max(d["Com_commit"], 1))
         fdd = "/proc/%d/fd" % s.proc.pid
         for fd in os.listdir(fdd):
             try:
@@ -2215,7 +2224,7 @@ def mariadb_page_flushing(d, secs="15", pool="8M", log=""):
         if direct is None:
             raise servers.Fail("sbtest1.ibd is not open in the server (/proc/PID/fd)")
         got = _flush_pattern(trace, r"\.ibd$", "ibdata1", 64 * 16384, 192 * 16384)
-        print(_say(got), "direct=%d" % direct)
+        print(_say(got), "direct=%d" % direct, counts)
     finally:
         shutil.rmtree(wd, ignore_errors=True)
         shutil.rmtree(ld, ignore_errors=True)

@@ -45,6 +45,8 @@ struct txn_data {
 	struct txn_client client;	/* client_thread=1: the client's half (txn_client.c) */
 	uint64_t key[TXN_MAX_KEYS];
 	unsigned int fpi;		/* full-page images of this transaction */
+	uint64_t purge[TXN_MAX_PURGE];	/* InnoDB: the pages purge comes back to after commit */
+	unsigned int npurge;
 	int xid;			/* counted in the log's active (has written) */
 	struct txn_sum *sum;		/* this connection's part of the summary */
 };
@@ -84,6 +86,7 @@ struct txn_options {
 	unsigned int fpw;
 	unsigned int doublewrite;
 	unsigned int row_locks;
+	unsigned int purge, purge_threads, purge_batch;
 	unsigned int client_thread;
 	unsigned int client_process;
 	unsigned int client_tcp;
@@ -218,6 +221,16 @@ static struct fio_option options[] = {
 	FIO_ENGINE_BOOL(T, "row_locks", row_locks,
 		"An UPDATE holds its row until the transaction ends (tpcb: clients queue on its "
 		"scale branch rows)", "1"),
+	FIO_ENGINE_BOOL(T, "purge", purge,
+		"InnoDB (flavor=mariadb/mysql): a purge thread goes back to the pages of each "
+		"committed change (DB_TRX_ID reset, delete-marked index entries removed) and dirties "
+		"them again", "1"),
+	FIO_ENGINE_RANGE(T, "innodb_purge_threads", FIO_OPT_INT, purge_threads,
+		"purge=1: threads that purge a batch (MariaDB 10.11's default 4)", "4", 1, 32),
+	FIO_ENGINE_RANGE(T, "innodb_purge_batch_size", FIO_OPT_INT, purge_batch,
+		"purge=1: committed transactions whose history purge takes as one batch (MariaDB: "
+		"undo log pages, about one a small transaction; after 1 s idle, what is queued)",
+		"127", 1, 5000),
 	{ FIO_ENGINE_OPT_(T, "waldir", FIO_OPT_STR_STORE, waldir,
 		"Directory of the log (initdb --waldir; innodb_log_group_home_dir), posix/uring/aio "
 		"(default: the job's directory; at most 511 bytes)", NULL, 0, 0, 0),
@@ -413,6 +426,9 @@ static int txn_config(struct thread_data *td, struct txn_db_cfg *c)
 	c->prefill = o->prefill;
 	c->prewarm = o->prewarm;
 	c->row_locks = o->row_locks;
+	c->purge = o->purge;
+	c->purge_threads = o->purge_threads;
+	c->purge_batch = o->purge_batch;
 	c->cpu_ws = o->cpu_ws;
 	c->cpu_ws_shared = o->cpu_ws && (o->cpu_ws_share == TXN_WS_SHARED ||
 					 (o->cpu_ws_share == TXN_WS_AUTO && !c->log.postgres));
@@ -740,6 +756,8 @@ static int pages(struct txn_data *tx, const struct txn_acc *a)
 		if (ret < 0)
 			return ret;
 	}
+	if (a->purge && db->pu.started && tx->npurge < TXN_MAX_PURGE)
+		tx->purge[tx->npurge++] = txn_db_gpage(db, a->table, first);
 	return 0;
 }
 
@@ -753,6 +771,7 @@ static int transaction(struct thread_data *td, struct txn_data *tx)
 	int ret = 0;
 
 	tx->fpi = 0;
+	tx->npurge = 0;
 	for (i = 0; i < p->nkeys; i++)
 		tx->key[i] = rnd(tx, p->t[p->key_table[i]].rows);
 	for (i = 0; i < p->nstmts && !ret; i++) {
@@ -804,8 +823,10 @@ static int transaction(struct thread_data *td, struct txn_data *tx)
 	xid_end(tx);
 	/* PostgreSQL: after the commit record is flushed */
 	txn_unlock_all(&tx->db->locks, tx);
-	if (!ret)
+	if (!ret) {
 		txn_bgcpu_add(&tx->db->bg);
+		txn_purge_add(&tx->db->pu, tx->purge, tx->npurge);
+	}
 	return ret;
 }
 

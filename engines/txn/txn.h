@@ -28,6 +28,7 @@ enum txn_profile_id { TP_TPCB, TP_OLTP_RW, TP_INSERT, TP_READ_ONLY, TP_NR };
 #define TXN_MAX_KEYS	20
 #define TXN_MAX_STMTS	24
 #define TXN_MAX_ACC	4
+#define TXN_MAX_PURGE	8	/* pages a transaction leaves to purge */
 #define TXN_MAX_PROBES	4
 
 /* How a statement picks the page of a table. */
@@ -40,6 +41,7 @@ enum txn_how {
 struct txn_acc {
 	uint8_t table, how, key, dirty;
 	uint8_t lock;			/* TA_ROW: hold the row until the transaction ends */
+	uint8_t purge;			/* InnoDB: purge accesses the page again after commit */
 };
 
 struct txn_stmt {
@@ -190,6 +192,46 @@ int txn_cleaner_start(struct txn_cleaner *c, struct txn_pool *p, struct txn_log 
 		      const struct store_config *cfg, const struct pg_geom *g, int dblwr,
 		      const char *dw_name, int direct, char *err, size_t errlen);
 void txn_cleaner_stop(struct txn_cleaner *c);
+
+/* InnoDB's purge (txn_purge.c): the pages committed transactions marked, accessed again. */
+struct txn_purge_worker {
+	struct txn_purge *u;
+	pthread_t th;
+	int started;
+	struct store *s;		/* its own */
+	struct txn_io io;		/* its handles on the tables */
+};
+
+struct txn_purge {
+	pthread_mutex_t m;
+	pthread_cond_t cv;
+	int inited, started, stop;	/* stop: under m */
+	struct txn_pool *p;
+	struct txn_purge_worker *w;	/* innodb_purge_threads of them */
+	unsigned int nw, batch;
+	uint64_t *ring;			/* the queued pages: the history list */
+	uint32_t head, n, rel, txns;	/* queued pages; of them released to the workers; txns queued */
+	atomic_int error;		/* first error (-errno), err its line */
+	char err[320];
+	/* kept after txn_purge_stop, for the summary */
+	uint64_t pages, batches, dropped, left;	/* accessed; batches; dropped (queue full); queued at close */
+};
+
+struct txn_purge_cfg {
+	const struct store_config *store;
+	const struct pg_geom *g;
+	unsigned int threads;		/* innodb_purge_threads */
+	unsigned int batch;		/* innodb_purge_batch_size: transactions a batch */
+	int dblwr, direct;		/* as the connections' */
+	const char *dw_name;
+};
+
+/* Start the purge of pool p. 0 or -errno (err: one line); txn_purge_stop frees a failed start too. */
+int txn_purge_start(struct txn_purge *u, struct txn_pool *p, const struct txn_purge_cfg *c,
+		    char *err, size_t errlen);
+/* A committed transaction's pages (gpages), queued for the purge threads. */
+void txn_purge_add(struct txn_purge *u, const uint64_t *pages, unsigned int n);
+void txn_purge_stop(struct txn_purge *u);
 
 /* ---- the shared log ---- */
 #define TXN_BINLOG	"binlog.000001"	/* the mysql flavor's first binlog (rotated at max_binlog_size) */
@@ -392,6 +434,8 @@ struct txn_db_cfg {
 	int prefill, prewarm, fpw, dblwr;
 	int data_direct;		/* InnoDB: the tables O_DIRECT where the directory takes it */
 	int row_locks;			/* 0: updates never wait on each other */
+	int purge;			/* InnoDB: purge=1 (txn_purge.c) */
+	unsigned int purge_threads, purge_batch;
 	uint64_t cpu_ws;		/* cpu_working_set= */
 	int cpu_ws_shared;		/* the connections share one (struct txn_db.cpu_set) */
 	uint64_t bg_cpu_ns;		/* background_cpu= a transaction, scaled */
@@ -413,6 +457,7 @@ struct txn_db {
 	struct txn_log log;
 	struct txn_locks locks;
 	struct txn_bgcpu bg;
+	struct txn_purge pu;		/* InnoDB's purge */
 	uint8_t *cpu_set;		/* the connections' working set, when shared */
 	struct owner own, wown;		/* the names claimed in the directory, and in waldir= */
 	int own_ok;

@@ -161,6 +161,10 @@ int txn_db_ckpt_error(struct txn_db *db, const char **msg)
 		*msg = db->cl.err;
 		return atomic_load(&db->cl.error);
 	}
+	if (atomic_load(&db->pu.error)) {	/* the same (txn_purge.c) */
+		*msg = db->pu.err;
+		return atomic_load(&db->pu.error);
+	}
 	/* error and errmsg are set once, before error_hint (pgpage_ckpt.c: set_error) */
 	if (!db->ck || !atomic_load(&db->ck->error_hint))
 		return 0;
@@ -345,6 +349,17 @@ static int db_open(struct txn_db *db, char *err, size_t errlen)
 	    (ret = txn_cleaner_start(&db->cl, &db->pool, &db->log, &db->c.store, &db->g, db->c.dblwr,
 				     txn_db_dw_name(db), db->c.data_direct, err, errlen)))
 		return ret;
+	if (!db->c.log.postgres && db->c.purge) {
+		struct txn_purge_cfg pc = {
+			.store = &db->c.store, .g = &db->g, .threads = db->c.purge_threads,
+			.batch = db->c.purge_batch, .dblwr = db->c.dblwr,
+			.direct = db->c.data_direct, .dw_name = txn_db_dw_name(db),
+		};
+
+		ret = txn_purge_start(&db->pu, &db->pool, &pc, err, errlen);
+		if (ret)
+			return ret;
+	}
 	db->log.ck = db->ck;
 	if (db->c.cpu_ws_shared && !(db->cpu_set = dbtime_ws_alloc(db->c.cpu_ws))) {
 		snprintf(err, errlen, "cpu_working_set=%llu: out of memory",
@@ -361,6 +376,7 @@ static int db_open(struct txn_db *db, char *err, size_t errlen)
 
 static void db_close(struct txn_db *db)
 {
+	txn_purge_stop(&db->pu);	/* before the cleaner: its misses wake it */
 	txn_bgcpu_stop(&db->bg);
 	dbtime_ws_free(db->cpu_set);	/* the connections have left it */
 	db->cpu_set = NULL;
@@ -434,6 +450,12 @@ static const char *cfg_diff(const struct txn_db_cfg *a, const struct txn_db_cfg 
 		return "innodb_doublewrite";
 	if (a->row_locks != b->row_locks)
 		return "row_locks";
+	if (a->purge != b->purge)
+		return "purge";
+	if (a->purge_threads != b->purge_threads)
+		return "innodb_purge_threads";
+	if (a->purge_batch != b->purge_batch)
+		return "innodb_purge_batch_size";
 	if (a->cpu_ws_shared != b->cpu_ws_shared || (a->cpu_ws_shared && a->cpu_ws != b->cpu_ws))
 		return "cpu_working_set or cpu_working_set_shared";
 	if (a->bg_cpu_ns != b->bg_cpu_ns)
@@ -507,7 +529,8 @@ static void summary(struct txn_db *db, FILE *f)
 		"bg_batches=%llu bg_bytes=%llu background_cpu_ms=%.3f background_cpu_left_ms=%.3f pool_pages=%u hits=%llu misses=%llu hit_ratio=%.4f reads=%llu evict_writes=%llu dblwr_writes=%llu "
 		"cleaner_batches=%llu cleaner_pages=%llu fpis=%llu checkpoints=%llu wal_checkpoint_requests=%llu sync_stalls=%llu cleaner_log_flushes=%llu ckpt_written=%llu ckpt_fsyncs=%llu "
 		"log_files_recycled=%llu wal_segments_created=%llu wal_segments_removed=%llu "
-		"row_locks=%llu lock_waits=%llu lock_wait_ms=%.1f\n",
+		"row_locks=%llu lock_waits=%llu lock_wait_ms=%.1f purge_batches=%llu purge_pages=%llu "
+		"purge_dropped=%llu purge_left=%llu\n",
 		db->c.key, db->c.prof.name, rl_flavor_name(db->c.log.rl.g.flavor),
 		(unsigned long long)ls->commits, (unsigned long long)ls->flushes,
 		ls->flushes ? (double)ls->commits / ls->flushes : 0.0,
@@ -532,7 +555,10 @@ static void summary(struct txn_db *db, FILE *f)
 		(unsigned long long)db->ck_stats[2], (unsigned long long)db->log.rl.st.recycles,
 		(unsigned long long)db->log.rl.st.creates, (unsigned long long)db->log.rl.st.removes,
 		(unsigned long long)db->locks.st.locks,
-		(unsigned long long)db->locks.st.waits, db->locks.st.wait_ns / 1e6);
+		(unsigned long long)db->locks.st.waits, db->locks.st.wait_ns / 1e6,
+		(unsigned long long)db->pu.batches, (unsigned long long)db->pu.pages,
+		(unsigned long long)db->pu.dropped,
+		(unsigned long long)db->pu.left);
 }
 
 int txn_db_detach(struct txn_db *db, FILE *f, const struct txn_sum *mine,

@@ -87,6 +87,12 @@ static void lock_last(struct txn_stmt *s)
 	s->acc[s->nacc - 1].lock = 1;
 }
 
+/* InnoDB: purge comes back to the last access's page after commit (txn_purge.c) */
+static void purge_last(struct txn_stmt *s)
+{
+	s->acc[s->nacc - 1].purge = 1;
+}
+
 /*
  * pgbench's tables: relfilenodes 16384.. in this order. The primary keys of
  * tellers and branches (1-2 pages, resident) are here for their size probes
@@ -125,6 +131,7 @@ static void tpcb(struct txn_profile *p, unsigned int scale, uint32_t ps)
 	acc(s, ACC_PK, TA_ROW, 0, 1);	/* fillfactor 100: not HOT, a new index entry */
 	acc(s, ACC, TA_ROW, 0, 1);
 	lock_last(s);
+	purge_last(s);		/* InnoDB: DB_TRX_ID reset (the clustered index is the table) */
 	probes(s, 2, acc_p);
 	s = stmt(p, "SELECT abalance FROM pgbench_accounts WHERE aid = :aid");
 	acc(s, ACC_PK, TA_ROW, 0, 0);
@@ -133,10 +140,12 @@ static void tpcb(struct txn_profile *p, unsigned int scale, uint32_t ps)
 	s = stmt(p, "UPDATE pgbench_tellers SET tbalance = tbalance + :delta WHERE tid = :tid");
 	acc(s, TEL, TA_ROW, 1, 1);
 	lock_last(s);
+	purge_last(s);
 	probes(s, 3, tel_p);
 	s = stmt(p, "UPDATE pgbench_branches SET bbalance = bbalance + :delta WHERE bid = :bid");
 	acc(s, BR, TA_ROW, 2, 1);
 	lock_last(s);	/* one of `scale` rows: the lock clients queue on */
+	purge_last(s);
 	probes(s, 3, br_p);
 	s = stmt(p, "INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (...)");
 	acc(s, HIST, TA_APPEND, 0, 1);
@@ -175,16 +184,30 @@ static void sysbench(struct txn_profile *p, uint64_t rows, uint32_t ps, int writ
 	stmt(p, "BEGIN");
 	sb_selects(p);
 	if (writes) {
+		/*
+		 * InnoDB's purge afterwards (purge_last): DB_TRX_ID reset in each
+		 * changed clustered record; the k_1 entries the UPDATE of k and the
+		 * DELETE delete-marked, removed
+		 */
 		s = stmt(p, "UPDATE sbtest1 SET k=k+1 WHERE id=?");
 		acc(s, 0, TA_ROW, 14, 1);
-		acc(s, 1, TA_ROW, 15, 1);
-		acc(stmt(p, "UPDATE sbtest1 SET c=? WHERE id=?"), 0, TA_ROW, 16, 1);
+		purge_last(s);
+		acc(s, 1, TA_ROW, 15, 1);	/* (k, id) delete-marked, (k+1, id) beside it */
+		purge_last(s);
+		s = stmt(p, "UPDATE sbtest1 SET c=? WHERE id=?");
+		acc(s, 0, TA_ROW, 16, 1);
+		purge_last(s);
 		s = stmt(p, "DELETE FROM sbtest1 WHERE id=?");
 		acc(s, 0, TA_ROW, 17, 1);
 		acc(s, 1, TA_ROW, 18, 1);
-		/* the deleted id again, with a new random k: another k_1 leaf */
+		purge_last(s);
+		/*
+		 * the deleted id again, with a new random k: another k_1 leaf; the
+		 * delete-marked record is reused in place (its reset: purge_last)
+		 */
 		s = stmt(p, "INSERT INTO sbtest1 (id, k, c, pad) VALUES (?, ?, ?, ?)");
 		acc(s, 0, TA_ROW, 17, 1);
+		purge_last(s);
 		acc(s, 1, TA_ROW, 19, 1);
 	}
 	stmt(p, "COMMIT");
