@@ -3,7 +3,8 @@
 # Timeout: 900
 # In full: a real MariaDB 10.11 (8 MB buffer pool, simulated AIO so page writes are pwrite64) and
 # the model (flavor=mariadb, calibration=mariadb1011), each running sysbench's oltp_read_write over
-# 100000 rows with 4 connections, strace -f -y. Both sides read by one reader (lib.py
+# 100000 rows with 4 connections, strace -f -y. The model's page reads a transaction (strace) are
+# 60-125 % of the server's own count (its free list: most of the pool free). Both sides read by one reader (lib.py
 # _flush_pattern): the connections write few pages themselves (at most 10 %), the page cleaner's batches
 # do (a doublewrite write of several pages, synced, then the pages, then the files' syncs); at
 # least 80 % of the pages written were doublewritten (the real server skips a few); the tables are open O_DIRECT (the real server's
@@ -43,6 +44,18 @@ for side in real model; do
 done
 ok "connections' share of page writes: real $(get conn_share "$real"), model $(get conn_share "$model");" \
 	"doublewritten/written: real $(get dw_pages "$real")/$(get pages "$real"), model $(get dw_pages "$model")/$(get pages "$model")"
+
+# the pool's share of the data: MariaDB keeps innodb_lru_scan_depth frames free
+# (most of an 8 MB pool), so it reads far more pages a transaction than a full
+# pool would; the model's free list (strace's pread64 on its tables over fio's
+# transactions) must come within 60 % of the server's own Innodb_buffer_pool_reads
+n=$(json "$TMP/m.json" "d['jobs'][0]['write']['total_ios']")
+mr=$(grep -cE "^[0-9]+ +pread64\([0-9]+</[^>]*/1638[0-9]>" "$TMP/m.strace")
+mrt=$(py calc "round($mr / $n, 2)")
+py check "0.6 <= $mrt / $(get reads_per_txn "$real") <= 1.25" ||
+	fail "model: $mrt page reads a transaction (strace), real $(get reads_per_txn "$real") (Innodb_buffer_pool_reads): not 60-125 %"
+ok "page reads a transaction: model $mrt (strace), real $(get reads_per_txn "$real") (the server's count);" \
+	"pages flushed: real $(get flushed_per_txn "$real")"
 
 [ "$(get direct "$real")" = 1 ] || fail "real: sbtest1.ibd is not open O_DIRECT (fdinfo)"
 py check "$(get direct_io "$model") >= 0.99 * ($(get direct_io "$model") + $(get buffered_io "$model"))" ||

@@ -95,6 +95,7 @@ struct txn_frame {
 struct txn_pool_stats {
 	uint64_t hits, misses, reads, evict_writes, ckpt_cleaned, fpis, dblwr_writes;
 	uint64_t cleaner_batches, cleaner_pages;	/* InnoDB's page cleaner (txn_cleaner.c) */
+	uint64_t freed;				/* frames its batches freed */
 };
 
 struct txn_pool {
@@ -114,6 +115,14 @@ struct txn_pool {
 	int cleaner;
 	pthread_cond_t cl_cv;		/* the cleaner waits here (with m) */
 	int cl_wake;
+	/*
+	 * InnoDB's free list (free_target = innodb_lru_scan_depth; 0: none): a
+	 * miss takes a free frame first; the cleaner's batches evict clean
+	 * frames and write dirty ones from the sweep until that many are free
+	 * (txn_pool.c: want_free).
+	 */
+	int32_t *freel;
+	uint32_t nfree, free_target;
 	struct txn_pool_stats st;
 };
 
@@ -152,6 +161,8 @@ int txn_pool_access(struct txn_pool *p, struct txn_io *io, uint64_t gpage, int d
 uint32_t txn_pool_lru_batch(struct txn_pool *p, uint64_t *out, uint32_t max);
 /* Caller holds p->m: the batch is written (failed: not), clean unless changed meanwhile. */
 void txn_pool_batch_done(struct txn_pool *p, const uint64_t *pages, uint32_t n, int failed);
+/* Caller holds the lock: with a free list, the cleaner's next batch goes at once. */
+int txn_pool_need_eviction(const struct txn_pool *p);
 /* The checkpointer is about to write this page: a change from now on keeps it dirty. */
 void txn_pool_writing(struct txn_pool *p, uint64_t gpage);
 /* The checkpointer wrote this page: clean again, unless changed since txn_pool_writing. */
@@ -436,6 +447,7 @@ struct txn_db_cfg {
 	int row_locks;			/* 0: updates never wait on each other */
 	int purge;			/* InnoDB: purge=1 (txn_purge.c) */
 	unsigned int purge_threads, purge_batch;
+	unsigned int lru_depth;		/* InnoDB: innodb_lru_scan_depth, the free list's target */
 	uint64_t cpu_ws;		/* cpu_working_set= */
 	int cpu_ws_shared;		/* the connections share one (struct txn_db.cpu_set) */
 	uint64_t bg_cpu_ns;		/* background_cpu= a transaction, scaled */

@@ -112,11 +112,21 @@ static void *cleaner_main(void *arg)
 	uint8_t *touched = calloc(c->io.g->nsegs, 1);
 	struct timespec ts;
 	uint32_t n;
-	int ret;
+	int ret, after_batch = 0;
 
 	pthread_mutex_lock(&p->m);
 	while (!c->stop && touched && !atomic_load(&c->error)) {
-		n = txn_pool_lru_batch(p, c->pages, PG_DBLWR_BATCH);
+		/*
+		 * with a free list, as MariaDB 10.11's page cleaner: after a batch
+		 * the next one at once only while the free list is short
+		 * (need_LRU_eviction) or the last one filled a doublewrite batch
+		 * (one LRU batch writes up to innodb_io_capacity_max pages), else
+		 * after a wake-up or the second
+		 */
+		n = 0;
+		if (!after_batch || !p->free_target || txn_pool_need_eviction(p) || p->cl_wake)
+			n = txn_pool_lru_batch(p, c->pages, PG_DBLWR_BATCH);
+		after_batch = 0;
 		if (!n) {
 			if (!p->cl_wake) {
 				clock_gettime(CLOCK_REALTIME, &ts);
@@ -139,6 +149,7 @@ static void *cleaner_main(void *arg)
 		}
 		pthread_mutex_lock(&p->m);
 		txn_pool_batch_done(p, c->pages, n, ret != 0);
+		after_batch = n < PG_DBLWR_BATCH;
 	}
 	pthread_mutex_unlock(&p->m);
 	if (!touched)

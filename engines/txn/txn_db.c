@@ -345,6 +345,8 @@ static int db_open(struct txn_db *db, char *err, size_t errlen)
 	if (ret)
 		return ret;
 	db->pool.ck = db->ck;
+	if (!db->c.log.postgres)
+		db->pool.free_target = db->c.lru_depth;
 	if (!db->c.log.postgres &&
 	    (ret = txn_cleaner_start(&db->cl, &db->pool, &db->log, &db->c.store, &db->g, db->c.dblwr,
 				     txn_db_dw_name(db), db->c.data_direct, err, errlen)))
@@ -452,6 +454,8 @@ static const char *cfg_diff(const struct txn_db_cfg *a, const struct txn_db_cfg 
 		return "row_locks";
 	if (a->purge != b->purge)
 		return "purge";
+	if (a->lru_depth != b->lru_depth)
+		return "innodb_lru_scan_depth";
 	if (a->purge_threads != b->purge_threads)
 		return "innodb_purge_threads";
 	if (a->purge_batch != b->purge_batch)
@@ -527,7 +531,7 @@ static void summary(struct txn_db *db, FILE *f)
 		"avg_group=%.2f max_group=%llu groups[1,2,3-4,5-8,9-16,17-32,33-64,65-128,>128]="
 		"%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu commit_delays=%llu binlog_syncs=%llu binlog_rotations=%llu binlog_purges=%llu "
 		"bg_batches=%llu bg_bytes=%llu background_cpu_ms=%.3f background_cpu_left_ms=%.3f pool_pages=%u hits=%llu misses=%llu hit_ratio=%.4f reads=%llu evict_writes=%llu dblwr_writes=%llu "
-		"cleaner_batches=%llu cleaner_pages=%llu fpis=%llu checkpoints=%llu wal_checkpoint_requests=%llu sync_stalls=%llu cleaner_log_flushes=%llu ckpt_written=%llu ckpt_fsyncs=%llu "
+		"cleaner_batches=%llu cleaner_pages=%llu lru_freed=%llu fpis=%llu checkpoints=%llu wal_checkpoint_requests=%llu sync_stalls=%llu cleaner_log_flushes=%llu ckpt_written=%llu ckpt_fsyncs=%llu "
 		"log_files_recycled=%llu wal_segments_created=%llu wal_segments_removed=%llu "
 		"row_locks=%llu lock_waits=%llu lock_wait_ms=%.1f purge_batches=%llu purge_pages=%llu "
 		"purge_dropped=%llu purge_left=%llu\n",
@@ -548,7 +552,7 @@ static void summary(struct txn_db *db, FILE *f)
 		acc ? (double)ps->hits / acc : 0.0, (unsigned long long)ps->reads,
 		(unsigned long long)ps->evict_writes, (unsigned long long)ps->dblwr_writes,
 		(unsigned long long)ps->cleaner_batches, (unsigned long long)ps->cleaner_pages,
-		(unsigned long long)ps->fpis,
+		(unsigned long long)ps->freed, (unsigned long long)ps->fpis,
 		(unsigned long long)db->ck_stats[0], (unsigned long long)ls->wal_ckpts,
 		(unsigned long long)ls->sync_stalls, (unsigned long long)ls->cleaner_flushes,
 		(unsigned long long)db->ck_stats[1],

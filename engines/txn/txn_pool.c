@@ -32,6 +32,7 @@
 
 #define TXN_MAX_USAGE	5	/* BM_MAX_USAGE_COUNT */
 #define FREE_TAG	UINT64_MAX
+#define TXN_LRU_MIN_LEN	256	/* BUF_LRU_MIN_LEN */
 
 int txn_pool_init(struct txn_pool *p, uint32_t nframes, const struct pg_geom *g, int fpw)
 {
@@ -42,10 +43,11 @@ int txn_pool_init(struct txn_pool *p, uint32_t nframes, const struct pg_geom *g,
 	for (p->nbuckets = 64; p->nbuckets < nframes * 2; p->nbuckets <<= 1)
 		;
 	p->f = calloc(nframes, sizeof(*p->f));
+	p->freel = malloc(nframes * sizeof(*p->freel));
 	p->bucket = malloc(p->nbuckets * sizeof(*p->bucket));
 	if (fpw)
 		p->fpi_epoch = calloc(g->relations * g->max_pages, sizeof(*p->fpi_epoch));
-	if (!p->f || !p->bucket || (fpw && !p->fpi_epoch))
+	if (!p->f || !p->freel || !p->bucket || (fpw && !p->fpi_epoch))
 		return -ENOMEM;
 	for (i = 0; i < nframes; i++) {
 		p->f[i].tag = FREE_TAG;
@@ -65,6 +67,7 @@ void txn_pool_free(struct txn_pool *p)
 	if (!p->f)
 		return;
 	free(p->f);
+	free(p->freel);
 	free(p->bucket);
 	free(p->fpi_epoch);
 	p->f = NULL;
@@ -107,6 +110,15 @@ static void rehash(struct txn_pool *p, int32_t v, uint64_t tag)
 	p->bucket[h] = v;
 }
 
+/* Caller holds the lock: wake the page cleaner. */
+static void wake(struct txn_pool *p)
+{
+	if (!p->cl_wake) {
+		p->cl_wake = 1;
+		pthread_cond_signal(&p->cl_cv);
+	}
+}
+
 /*
  * Caller holds the lock: a free frame, or the clock sweep's victim; -1 if all
  * are busy. With a page cleaner a dirty frame is passed over (the cleaner is
@@ -120,6 +132,13 @@ static int32_t victim(struct txn_pool *p)
 
 	if (p->used < p->nframes)
 		return p->used++;
+	if (p->nfree) {
+		/* buf_LRU_get_free_block: fewer than half the target free, the LRU over its minimum */
+		if (p->cleaner && p->nfree - 1 < p->free_target / 2 &&
+		    p->used - p->nfree > TXN_LRU_MIN_LEN)
+			wake(p);
+		return p->freel[--p->nfree];
+	}
 	for (tries = 0; tries < p->nframes * (TXN_MAX_USAGE + 1); tries++) {
 		struct txn_frame *f = &p->f[p->hand];
 		int32_t v = p->hand;
@@ -134,14 +153,15 @@ static int32_t victim(struct txn_pool *p)
 		if (p->cleaner && f->dirty) {
 			if (dirty < 0)
 				dirty = v;
-			if (!p->cl_wake) {
-				p->cl_wake = 1;
-				pthread_cond_signal(&p->cl_cv);
-			}
+			if (!p->free_target)
+				wake(p);
 			continue;
 		}
 		return v;
 	}
+	/* with a free list (buf_LRU_scan_and_free_block) only a sweep without a clean page wakes it */
+	if (p->free_target && dirty >= 0)
+		wake(p);
 	return dirty;
 }
 
@@ -377,6 +397,72 @@ void txn_pool_cleaned(struct txn_pool *p, uint64_t gpage)
 /* How far from the clock hand the cleaner looks (innodb_lru_scan_depth's default). */
 #define TXN_LRU_SCAN_DEPTH	1536
 
+/* Caller holds the lock: frame v (clean, idle) leaves the pool for the free list. */
+static void free_frame(struct txn_pool *p, int32_t v)
+{
+	struct txn_frame *f = &p->f[v];
+
+	unhash(p, v);
+	f->tag = FREE_TAG;
+	f->usage = 0;
+	p->freel[p->nfree++] = v;
+	p->st.freed++;
+}
+
+/*
+ * Caller holds the lock: the LRU eviction goes on (buf_flush_LRU_list_batch
+ * of MariaDB 10.11.18: while fewer than the target are free and the LRU
+ * holds more than min(pool / 20 - 1, 256) pages; pages being written stay
+ * in it, clean, until a later sweep evicts them).
+ */
+static int want_free(const struct txn_pool *p)
+{
+	uint32_t min = p->nframes / 20 > TXN_LRU_MIN_LEN ? TXN_LRU_MIN_LEN : p->nframes / 20;
+
+	return p->nfree < p->free_target && p->used - p->nfree > (min ? min - 1 : 0);
+}
+
+/*
+ * The free list's batch (free_target set): sweep on from the clock hand as
+ * a miss does, freeing each clean frame of usage 0 and taking each dirty
+ * one into the batch, while want_free(), the batch not full, for at most
+ * the sweeps that age every frame to usage 0.
+ */
+static uint32_t free_batch(struct txn_pool *p, uint64_t *out, uint32_t max)
+{
+	uint32_t tries, n = 0;
+
+	for (tries = 0; tries < p->nframes * (TXN_MAX_USAGE + 1) && n < max && want_free(p); tries++) {
+		struct txn_frame *f = &p->f[p->hand];
+		int32_t v = p->hand;
+
+		p->hand = (p->hand + 1) % p->nframes;
+		if (f->tag == FREE_TAG || f->busy || f->flushing)
+			continue;
+		if (f->usage) {
+			f->usage--;
+			continue;
+		}
+		if (!f->dirty) {
+			free_frame(p, v);
+			continue;
+		}
+		f->flushing = 1;
+		f->redirtied = 0;
+		if (p->ck)	/* written now: not again by a checkpoint */
+			ckpt_clean(p, f->tag);
+		out[n++] = f->tag;
+	}
+	return n;
+}
+
+/* Caller holds the lock: the cleaner goes on at once (buf_pool_t::need_LRU_eviction). */
+int txn_pool_need_eviction(const struct txn_pool *p)
+{
+	return p->free_target && p->used == p->nframes && p->used - p->nfree > TXN_LRU_MIN_LEN &&
+	       p->nfree < p->free_target / 2;
+}
+
 uint32_t txn_pool_lru_batch(struct txn_pool *p, uint64_t *out, uint32_t max)
 {
 	uint32_t depth = p->nframes < TXN_LRU_SCAN_DEPTH ? p->nframes : TXN_LRU_SCAN_DEPTH;
@@ -384,6 +470,8 @@ uint32_t txn_pool_lru_batch(struct txn_pool *p, uint64_t *out, uint32_t max)
 
 	if (p->used < p->nframes)	/* free frames left: nothing to make room for */
 		return 0;
+	if (p->free_target)
+		return free_batch(p, out, max);
 	/* the frames the hand passed over last (dirty ones a miss skipped) and those next */
 	v = (p->hand + p->nframes - depth / 2) % p->nframes;
 	for (i = 0; i < depth && n < max; i++, v = (v + 1) % p->nframes) {
