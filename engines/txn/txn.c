@@ -234,7 +234,7 @@ static struct fio_option options[] = {
 	FIO_ENGINE_RANGE(T, "innodb_lru_scan_depth", FIO_OPT_INT, lru_depth,
 		"mysql/mariadb: frames the page cleaner keeps free, evicting from the LRU's end, as "
 		"MariaDB does with its 1536 (0: none free, the cleaner only writes dirty pages near "
-		"the clock hand)", "1536", 0, 1u << 30),
+		"the clock hand)", "1536", 0, 1u << 20),
 	{ FIO_ENGINE_OPT_(T, "waldir", FIO_OPT_STR_STORE, waldir,
 		"Directory of the log (initdb --waldir; innodb_log_group_home_dir), posix/uring/aio "
 		"(default: the job's directory; at most 511 bytes)", NULL, 0, 0, 0),
