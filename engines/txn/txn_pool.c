@@ -397,6 +397,16 @@ void txn_pool_cleaned(struct txn_pool *p, uint64_t gpage)
 /* How far from the clock hand the cleaner looks (innodb_lru_scan_depth's default). */
 #define TXN_LRU_SCAN_DEPTH	1536
 
+/* Caller holds the lock: dirty frame f goes into the cleaner's batch; its page. */
+static uint64_t take_for_batch(struct txn_pool *p, struct txn_frame *f)
+{
+	f->flushing = 1;
+	f->redirtied = 0;
+	if (p->ck)	/* written now: not again by a checkpoint */
+		ckpt_clean(p, f->tag);
+	return f->tag;
+}
+
 /* Caller holds the lock: frame v (clean, idle) leaves the pool for the free list. */
 static void free_frame(struct txn_pool *p, int32_t v)
 {
@@ -447,11 +457,7 @@ static uint32_t free_batch(struct txn_pool *p, uint64_t *out, uint32_t max)
 			free_frame(p, v);
 			continue;
 		}
-		f->flushing = 1;
-		f->redirtied = 0;
-		if (p->ck)	/* written now: not again by a checkpoint */
-			ckpt_clean(p, f->tag);
-		out[n++] = f->tag;
+		out[n++] = take_for_batch(p, f);
 	}
 	return n;
 }
@@ -479,11 +485,7 @@ uint32_t txn_pool_lru_batch(struct txn_pool *p, uint64_t *out, uint32_t max)
 
 		if (!f->dirty || f->busy || f->flushing || f->usage)
 			continue;
-		f->flushing = 1;
-		f->redirtied = 0;
-		if (p->ck)	/* written now: not again by a checkpoint */
-			ckpt_clean(p, f->tag);
-		out[n++] = f->tag;
+		out[n++] = take_for_batch(p, f);
 	}
 	return n;
 }
