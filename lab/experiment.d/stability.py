@@ -17,20 +17,21 @@ import claims
 DRAWS = 400
 
 
-def _judge(c, keys, vals):
+def _result(c, keys, vals):
     """claims.verdict of c on vals as a's per-repeat values (b = 1 each)."""
     m = {keys[0]: list(vals)}
     if len(keys) > 1:
         m[keys[1]] = [1.0] * len(vals)
-    return claims.verdict(c, m)["verdict"]
+    return claims.verdict(c, m)
+
+
+def _judge(c, keys, vals):
+    return _result(c, keys, vals)["verdict"]
 
 
 def _measured(c, keys, vals):
     """The verdict vals measure, also under claims.MIN_REPEATS repeats."""
-    m = {keys[0]: list(vals)}
-    if len(keys) > 1:
-        m[keys[1]] = [1.0] * len(vals)
-    r = claims.verdict(c, m)
+    r = _result(c, keys, vals)
     return r.get("measured", r["verdict"])
 
 
